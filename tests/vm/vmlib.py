@@ -1,0 +1,331 @@
+"""The parts of the VM runner: fetch a kernel, pack an initramfs, boot it, read results back.
+
+Kept apart from the command-line front end so the console parser can be unit-tested on the host
+(test_vmlib.py) without booting anything.
+"""
+import dataclasses
+import gzip
+import os
+import re
+import select
+import shutil
+import subprocess
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# Debian suites whose cloud kernel has CONFIG_IO_URING_BPF_OPS=y (see docs/testing.md).
+SUITES = {"sid": "7.2", "trixie-backports": "7.3"}
+
+MARK = "@@URINGC"
+CRASH_PATTERNS = re.compile(
+    r"Kernel panic|Oops:|BUG: |general protection fault|int3: 0000|Call Trace:|"
+    r"watchdog: BUG: soft lockup|end Kernel panic")
+GTEST_RESULT = re.compile(r"^\[\s+(OK|FAILED|SKIPPED)\s+\] (\S+)(?: \(\d+ ms\))?$")
+
+
+# qemu's words when /dev/kvm exists but cannot run this guest (nested virtualization without the
+# CPU features the kernel's decompressor uses, or MSRs the host refuses).
+KVM_UNUSABLE = re.compile(rb"KVM internal error|kvm_buf_set_msrs|failed to set MSR|"
+                          rb"Could not access KVM kernel module|failed to initialize kvm")
+
+
+class VmError(Exception):
+    """The VM could not produce test results (no qemu, no kernel, crash, time-out)."""
+
+
+class KvmUnusable(VmError):
+    """KVM refused or failed to run the guest; software emulation still can."""
+
+
+# Set once KVM has failed in this process, so later boots go straight to software emulation.
+_kvm_failed = False
+
+
+@dataclasses.dataclass
+class GuestTest:
+    name: str
+    argv: list
+    env: dict
+
+    @staticmethod
+    def from_json(obj):
+        return GuestTest(obj["name"], list(obj["argv"]), dict(obj.get("env", {})))
+
+
+@dataclasses.dataclass
+class TestResult:
+    name: str
+    exit_code: int
+    output: list
+    cases: list  # [(status, case name)] from GoogleTest output; empty for plain programs
+
+
+@dataclasses.dataclass
+class Console:
+    results: list
+    done_status: int | None  # the guest's overall status, None if it never finished
+    crash: str | None        # the first line that shows the guest kernel crashed
+
+
+def find_qemu():
+    qemu = shutil.which("qemu-system-x86_64")
+    if not qemu:
+        raise VmError("qemu-system-x86_64 is not installed: run scripts/install-deps.sh "
+                      "(Debian package qemu-system-x86)")
+    return qemu
+
+
+def fetch_kernel(suite):
+    """Returns (kernel folder, release) for the suite's current kernel, downloading if needed."""
+    proc = subprocess.run([os.path.join(HERE, "fetch-kernel.sh"), suite],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for line in proc.stderr.splitlines():
+        print(line, flush=True)
+    if proc.returncode != 0:
+        raise VmError(f"cannot fetch a kernel from {suite}: "
+                      + (proc.stderr.strip().splitlines() or ["fetch-kernel.sh failed"])[-1])
+    folder = proc.stdout.strip()
+    with open(os.path.join(folder, "release")) as f:
+        return folder, f.read().strip()
+
+
+def shared_libraries(binary):
+    """The shared libraries (absolute paths) the dynamic loader needs for binary, via ldd."""
+    proc = subprocess.run(["ldd", binary], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True)
+    if "not a dynamic executable" in proc.stdout:
+        return []
+    libs = []
+    for line in proc.stdout.splitlines():
+        m = re.search(r"(?:=>\s*)?(/\S+)\s+\(0x", line)
+        if m:
+            libs.append(m.group(1))
+        elif "not found" in line:
+            raise VmError(f"{binary}: {line.strip()}")
+    return libs
+
+
+def init_script(tests, guest_timeout):
+    """The guest's /init: mount, run each test between markers, report, power off."""
+    lines = [
+        "#!/bin/busybox sh",
+        "/bin/busybox --install -s /bin",
+        "export PATH=/bin:/tests",
+        "mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev",
+        "mount -t tmpfs tmp /tmp; mount -t bpf bpf /sys/fs/bpf 2>/dev/null",
+        "ulimit -l unlimited",
+        "status=0",
+        f'echo "{MARK} KERNEL $(uname -r)"',
+    ]
+    for t in tests:
+        env = " ".join(f"{k}={shell_quote(v)}" for k, v in sorted(t.env.items()))
+        argv = " ".join(shell_quote(a) for a in t.argv)
+        lines += [
+            f'echo "{MARK} BEGIN {t.name}"',
+            f"env {env} timeout -s KILL {int(guest_timeout)} {argv} </dev/null 2>&1",
+            "rc=$?",
+            f'echo "{MARK} END {t.name} $rc"',
+            '[ "$rc" = 0 ] || status=1',
+        ]
+    lines += [f'echo "{MARK} DONE $status"', "sync", "poweroff -f"]
+    return "\n".join(lines) + "\n"
+
+
+def shell_quote(s):
+    return "'" + str(s).replace("'", "'\\''") + "'"
+
+
+def build_initramfs(tests, out_path, guest_timeout):
+    """Packs busybox, every test binary and its libraries, and /init into a gzip'd cpio."""
+    busybox = "/bin/busybox"
+    if not os.path.exists(busybox) or shared_libraries(busybox):
+        raise VmError("a static busybox is needed at /bin/busybox: install busybox-static")
+    root = tempfile.mkdtemp(prefix="uringc-initramfs-")
+    try:
+        for d in ("bin", "proc", "sys", "dev", "tmp", "tests"):
+            os.makedirs(os.path.join(root, d), exist_ok=True)
+        shutil.copy2(busybox, os.path.join(root, "bin/busybox"))
+        guest_tests = []
+        for t in tests:
+            binary = t.argv[0]
+            if not os.path.isfile(binary):
+                raise VmError(f"test binary {binary} does not exist (build first)")
+            dest = os.path.join(root, "tests", os.path.basename(binary))
+            shutil.copy2(binary, dest)
+            for lib in shared_libraries(binary):
+                lib_dest = os.path.join(root, lib.lstrip("/"))
+                os.makedirs(os.path.dirname(lib_dest), exist_ok=True)
+                shutil.copy2(os.path.realpath(lib), lib_dest)
+            guest_tests.append(GuestTest(t.name, ["/tests/" + os.path.basename(binary)]
+                                         + t.argv[1:], t.env))
+        with open(os.path.join(root, "init"), "w") as f:
+            f.write(init_script(guest_tests, guest_timeout))
+        os.chmod(os.path.join(root, "init"), 0o755)
+        names = subprocess.run(["find", ".", "-print0"], cwd=root, check=True,
+                               stdout=subprocess.PIPE).stdout
+        archive = subprocess.run(["cpio", "--null", "-o", "-H", "newc", "--quiet"], cwd=root,
+                                 input=names, stdout=subprocess.PIPE, check=True).stdout
+        with gzip.open(out_path, "wb", compresslevel=1) as f:
+            f.write(archive)
+    finally:
+        shutil.rmtree(root)
+
+
+def use_kvm():
+    return not _kvm_failed and os.access("/dev/kvm", os.R_OK | os.W_OK)
+
+
+def qemu_command(qemu, kernel, initrd, kvm):
+    # Under software emulation the cloud kernel sometimes oopses with -smp 2; -smp 1 did not.
+    cmd = [qemu, "-m", "2048", "-smp", "2" if kvm else "1", "-nographic", "-no-reboot",
+           "-kernel", kernel, "-initrd", initrd,
+           "-append", "console=ttyS0 quiet panic=-1 oops=panic loglevel=4"]
+    if kvm:
+        cmd[1:1] = ["-enable-kvm", "-cpu", "host"]
+    return cmd
+
+
+def boot(cmd, timeout):
+    """Runs qemu; returns its console lines. Raises VmError if it overruns timeout seconds."""
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + timeout
+    data = b""
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise VmError(f"the guest did not finish within {timeout:.0f} s; last output:\n"
+                              + tail(data))
+            ready, _, _ = select.select([proc.stdout], [], [], min(left, 1.0))
+            if ready:
+                chunk = os.read(proc.stdout.fileno(), 65536)
+                if not chunk:
+                    break
+                data += chunk
+                m = KVM_UNUSABLE.search(data)
+                if m:
+                    raise KvmUnusable(m.group(0).decode())
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return data.decode("utf-8", "replace").replace("\r", "").splitlines()
+
+
+def tail(data, n=20):
+    return "\n".join(data.decode("utf-8", "replace").replace("\r", "").splitlines()[-n:])
+
+
+def parse_console(lines):
+    """Splits the console into per-test results, the guest's final status and any crash."""
+    results, current, done, crash = [], None, None, None
+    for line in lines:
+        if crash is None and CRASH_PATTERNS.search(line):
+            crash = line.strip()
+        idx = line.find(MARK + " ")
+        if idx >= 0:
+            words = line[idx + len(MARK) + 1:].split()
+            if len(words) >= 2 and words[0] == "BEGIN":
+                current = TestResult(words[1], -1, [], [])
+                continue
+            if len(words) >= 3 and words[0] == "END" and current and words[1] == current.name:
+                current.exit_code = int(words[2]) if words[2].lstrip("-").isdigit() else -1
+                results.append(current)
+                current = None
+                continue
+            if len(words) >= 2 and words[0] == "DONE":
+                done = int(words[1]) if words[1].isdigit() else 1
+                continue
+            if words and words[0] == "KERNEL":
+                continue
+        if current is not None:
+            current.output.append(line)
+            m = GTEST_RESULT.match(line.strip())
+            if m:
+                current.cases.append((m.group(1), m.group(2)))
+    if current is not None:
+        results.append(current)  # began but never ended: exit_code stays -1
+    return Console(results, done, crash)
+
+
+def verdicts(result):
+    """[(verdict, name)] for a test: one per GoogleTest case, or one for a plain program."""
+    if result.cases:
+        out = [({"OK": "PASS", "FAILED": "FAIL", "SKIPPED": "SKIP"}[s], f"{result.name}: {c}")
+               for s, c in result.cases]
+        # A crash after the last case, or a non-zero exit with every case passing, still fails.
+        if result.exit_code != 0 and all(v != "FAIL" for v, _ in out):
+            out.append(("FAIL", f"{result.name}: exited with status {result.exit_code}"))
+        return out
+    if result.exit_code == -1:
+        return [("FAIL", f"{result.name}: did not finish")]
+    return [("PASS" if result.exit_code == 0 else "FAIL", result.name)]
+
+
+def run_suite(suite, tests, timeout, retries):
+    """Boots the suite's kernel with tests; prints results; True when every test passed."""
+    qemu = find_qemu()
+    kernel_dir, release = fetch_kernel(suite)
+    with tempfile.TemporaryDirectory(prefix="uringc-vm-") as tmp:
+        initrd = os.path.join(tmp, "initrd.gz")
+        build_initramfs(tests, initrd, guest_timeout=max(10, timeout - 30))
+        kernel = os.path.join(kernel_dir, "vmlinuz")
+        for attempt in range(retries + 1):
+            start = time.monotonic()
+            lines = boot_with_fallback(qemu, kernel, initrd, timeout, release)
+            console = parse_console(lines)
+            if console.crash is None or attempt == retries:
+                break
+            print(f"[{release}] guest kernel crashed ({console.crash}); booting again", flush=True)
+        elapsed = time.monotonic() - start
+    return report(release, tests, console, lines, elapsed)
+
+
+def boot_with_fallback(qemu, kernel, initrd, timeout, release):
+    """Boots with KVM where it works, otherwise (or once it has failed) with software emulation."""
+    global _kvm_failed
+    if use_kvm():
+        try:
+            return boot(qemu_command(qemu, kernel, initrd, kvm=True), timeout)
+        except KvmUnusable as e:
+            _kvm_failed = True
+            print(f"[{release}] /dev/kvm exists but cannot run the guest ({e}); "
+                  "using software emulation", flush=True)
+    return boot(qemu_command(qemu, kernel, initrd, kvm=False), timeout)
+
+
+def report(release, tests, console, lines, elapsed):
+    """Prints every test's output and verdicts, prefixed with the kernel; True if all passed."""
+    prefix = f"[{release}]"
+    ok = True
+    passed = failed = skipped = 0
+    for result in console.results:
+        for line in result.output:
+            print(f"{prefix}   {line}")
+        for verdict, name in verdicts(result):
+            print(f"{prefix} {verdict} {name}", flush=True)
+            passed += verdict == "PASS"
+            failed += verdict == "FAIL"
+            skipped += verdict == "SKIP"
+    missing = [t.name for t in tests if t.name not in {r.name for r in console.results}]
+    for name in missing:
+        print(f"{prefix} FAIL {name}: never ran in the guest")
+        failed += 1
+    if console.crash:
+        print(f"{prefix} ERROR: the guest kernel crashed: {console.crash}")
+        ok = False
+    if console.done_status is None:
+        print(f"{prefix} ERROR: the guest stopped before it finished; last output:")
+        for line in lines[-20:]:
+            print(f"{prefix}   {line}")
+        ok = False
+    elif console.done_status != 0:
+        ok = False
+    ok = ok and failed == 0 and passed > 0
+    print(f"{prefix} {passed} passed, {failed} failed, {skipped} skipped "
+          f"({elapsed:.1f} s boot and tests)", flush=True)
+    return ok
