@@ -8,6 +8,7 @@
 # a private sources list, lists folder and cache, so sid never enters the system's apt sources.
 # A cached kernel younger than URINGC_KERNEL_MAX_AGE_DAYS (default 7) is used without any network
 # access; an older one is refreshed, and kept if the mirror cannot be reached.
+# URINGC_CACHE_DIR (default ~/.cache/uringc) and URINGC_DEBIAN_MIRROR override the defaults.
 set -euo pipefail
 
 suite=${1:?usage: fetch-kernel.sh sid|trixie-backports}
@@ -19,6 +20,7 @@ esac
 cache=${URINGC_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/uringc}
 dest=$cache/kernels/$suite
 max_age_days=${URINGC_KERNEL_MAX_AGE_DAYS:-7}
+mirror=${URINGC_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 say() { echo "fetch-kernel[$suite]: $*" >&2; }
 
 cached_is_fresh() {
@@ -33,8 +35,8 @@ fi
 apt_dir=$cache/apt
 mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial" "$apt_dir/download"
 cat >"$apt_dir/sources.list" <<SRC
-deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian sid main
-deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie-backports main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror sid main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie-backports main
 SRC
 apt_opts=(
   -o "Dir::Etc::sourcelist=$apt_dir/sources.list" -o Dir::Etc::sourceparts=-
@@ -53,7 +55,7 @@ use_stale_cache() {
   exit 1
 }
 
-if ! apt-get "${apt_opts[@]}" -qq update >"$apt_dir/update.log" 2>&1; then
+if ! apt-get "${apt_opts[@]}" -qq --error-on=any update >"$apt_dir/update.log" 2>&1; then
   use_stale_cache "cannot reach Debian's mirror (apt-get update failed: $(tail -n 1 "$apt_dir/update.log"))"
 fi
 
