@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs every build and test dependency of uringc from Debian's packages.
 #
-# Idempotent: the backports suite is added once, and apt installs only what is missing, so a
+# Idempotent: the security and backports suites are added once, and apt installs only what is missing, so a
 # second run changes nothing. libbpf and bpftool come from bookworm-backports because bookworm's
-# libbpf 1.1 knows neither `.struct_ops.link` nor `struct_ops.s/` (see docs/architecture.md).
+# libbpf 1.1 knows neither `.struct_ops.link` nor `struct_ops.s/`.
 set -euo pipefail
 
 if [[ $(id -u) -ne 0 ]]; then
@@ -11,21 +11,21 @@ if [[ $(id -u) -ne 0 ]]; then
   exit 2
 fi
 
-backports=/etc/apt/sources.list.d/uringc-bookworm-backports.sources
-if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-  cat >"$backports" <<'SRC'
-Types: deb
-URIs: http://deb.debian.org/debian
-Suites: bookworm-backports
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
-
-fi
+# bookworm-security carries LLVM 22; bookworm-backports carries libbpf 1.4 and bpftool 7.5.
+add_suite() {  # add_suite SUITE URI: adds a deb822 source unless some source already names SUITE
+  local suite=$1 uri=$2
+  if ! grep -rqsw -- "$suite" /etc/apt/sources.list /etc/apt/sources.list.d/; then
+    echo "install-deps: adding $suite to apt's sources"
+    printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' "$uri" "$suite" \
+      /usr/share/keyrings/debian-archive-keyring.gpg >"/etc/apt/sources.list.d/uringc-$suite.sources"
+  fi
+}
+add_suite bookworm-security http://deb.debian.org/debian-security
+add_suite bookworm-backports http://deb.debian.org/debian
 
 packages=(
   # build
-  cmake ninja-build g++ make pkg-config git
+  cmake ninja-build g++ make pkg-config git python3
   llvm-22-dev clang-22 libclang-rt-22-dev
   antlr4 libantlr4-runtime-dev
   liburing-dev libelf-dev zlib1g-dev libzstd-dev
