@@ -45,6 +45,15 @@ extern __u8 *bpf_io_uring_get_region(struct iou_ctx *ctx, __u32 region_id,
 /* Submits nr SQEs from the SQ ring; sleepable, so programs go in SEC("struct_ops.s/..."). */
 extern int bpf_io_uring_submit_sqes(struct iou_ctx *ctx, __u32 nr) __weak __ksym;
 
+/* The run-state convention the runtime reads after every io_uring_enter (docs/embedding.md):
+ * declare `__u32 uringc_status;` (and optionally `__s32 uringc_error; __u64 uringc_steps;`) as
+ * plain globals (.bss); set uringc_status to DONE or FAILED and return IOU_LOOP_STOP to finish. */
+enum {
+	URINGC_STATUS_RUNNING = 0,
+	URINGC_STATUS_DONE = 1,
+	URINGC_STATUS_FAILED = 2,
+};
+
 #define URINGC_READ_ONCE(x) (*(volatile __typeof__(x) *)&(x))
 #define URINGC_WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
 

@@ -46,5 +46,27 @@ class ParseConsoleTest(unittest.TestCase):
         self.assertTrue(script.rstrip().endswith("poweroff -f"))
 
 
+class GuestFilesTest(unittest.TestCase):
+    def test_manifest_files_are_read(self):
+        t = vmlib.GuestTest.from_json({"name": "r", "argv": ["/bin/true"],
+                                       "files": [["/etc/hostname", "/data/h"]]})
+        self.assertEqual(t.files, [("/etc/hostname", "/data/h")])
+        self.assertEqual(vmlib.GuestTest.from_json({"name": "r", "argv": ["x"]}).files, [])
+
+    def test_files_are_copied_to_their_guest_paths(self):
+        import os
+        import tempfile
+        with tempfile.TemporaryDirectory() as root, tempfile.NamedTemporaryFile("w") as f:
+            f.write("hello")
+            f.flush()
+            vmlib.copy_files(root, [(f.name, "/data/in.txt")])
+            with open(os.path.join(root, "data/in.txt")) as g:
+                self.assertEqual(g.read(), "hello")
+            with self.assertRaises(vmlib.VmError):
+                vmlib.copy_files(root, [(f.name, "/data/../../etc/x")])
+            with self.assertRaises(vmlib.VmError):
+                vmlib.copy_files(root, [("/nonexistent", "/data/x")])
+
+
 if __name__ == "__main__":
     unittest.main()

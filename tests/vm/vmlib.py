@@ -48,10 +48,13 @@ class GuestTest:
     name: str
     argv: list
     env: dict
+    # Data files to copy into the guest: [(host path, absolute guest path)] (uringc run --vm).
+    files: list = dataclasses.field(default_factory=list)
 
     @staticmethod
     def from_json(obj):
-        return GuestTest(obj["name"], list(obj["argv"]), dict(obj.get("env", {})))
+        return GuestTest(obj["name"], list(obj["argv"]), dict(obj.get("env", {})),
+                         [tuple(f) for f in obj.get("files", [])])
 
 
 @dataclasses.dataclass
@@ -158,6 +161,7 @@ def build_initramfs(tests, out_path, guest_timeout):
                 lib_dest = os.path.join(root, lib.lstrip("/"))
                 os.makedirs(os.path.dirname(lib_dest), exist_ok=True)
                 shutil.copy2(os.path.realpath(lib), lib_dest)
+            copy_files(root, t.files)
             guest_tests.append(GuestTest(t.name, ["/tests/" + os.path.basename(binary)]
                                          + t.argv[1:], t.env))
         with open(os.path.join(root, "init"), "w") as f:
@@ -171,6 +175,18 @@ def build_initramfs(tests, out_path, guest_timeout):
             f.write(archive)
     finally:
         shutil.rmtree(root)
+
+
+def copy_files(root, files):
+    """Copies (host path, guest path) pairs into the initramfs tree at root."""
+    for host, guest in files:
+        if not os.path.isabs(guest) or ".." in guest.split("/"):
+            raise VmError(f"guest path {guest} must be absolute and stay inside the guest")
+        if not os.path.isfile(host):
+            raise VmError(f"file {host} for the guest does not exist")
+        dest = os.path.join(root, guest.lstrip("/"))
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        shutil.copy2(host, dest)
 
 
 def use_kvm():

@@ -1,0 +1,311 @@
+// The run command (see run_command.h): argument handling, fd and buffer parameters, SIGINT as a
+// clean stop, the report, and --vm, which hands the same command to tests/vm/run-vm-tests.py with
+// the object and input files copied into the guest.
+#include "run_command.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "run_args.h"
+#include "uringc/controller.h"
+#include "uringc/ring.h"
+
+namespace uringc {
+namespace {
+
+volatile sig_atomic_t stop_requested = 0;
+void OnStop(int) { stop_requested = 1; }
+
+// Files and buffers handed to the controller; closed and freed when the command ends.
+struct Resources {
+  std::vector<int> fds;
+  std::vector<std::pair<void*, size_t>> buffers;
+  ~Resources() {
+    for (int fd : fds) close(fd);
+    for (auto& [p, n] : buffers) munmap(p, n);
+  }
+};
+
+int OpenFlags(const std::string& mode) {
+  if (mode == "r") return O_RDONLY;
+  if (mode == "w") return O_WRONLY;
+  if (mode == "rw") return O_RDWR;
+  return O_RDWR | O_CREAT | O_TRUNC;  // create
+}
+
+Result<void> ApplyArg(Controller& ctl, const RunArg& a, Resources& res) {
+  switch (a.kind) {
+    case RunArg::Kind::kValue:
+      return ctl.Set(a.name, a.value);
+    case RunArg::Kind::kFile: {
+      auto v = ctl.globals().Find(a.name);
+      if (!v) return v.error();
+      if (v->size != 4 || (v->kind != ValueKind::kSigned && v->kind != ValueKind::kUnsigned)) {
+        return MakeError(EINVAL, "--arg " + a.name + ": an fd parameter must be a 32-bit "
+                                 "integer, but `" + a.name + "` is " + v->type_name);
+      }
+      const int fd = open(a.value.c_str(), OpenFlags(a.mode) | O_CLOEXEC, 0644);
+      if (fd < 0) {
+        return MakeError(errno, "--arg " + a.name + ": cannot open `" + a.value + "` (" +
+                                    a.mode + "): " + strerror(errno));
+      }
+      res.fds.push_back(fd);
+      return ctl.SetInt(a.name, fd);
+    }
+    case RunArg::Kind::kBuffer: {
+      auto v = ctl.globals().Find(a.name);
+      if (!v) return v.error();
+      if (v->size != 8 || (v->kind != ValueKind::kPointer && v->kind != ValueKind::kUnsigned &&
+                           v->kind != ValueKind::kSigned)) {
+        return MakeError(EINVAL, "--arg " + a.name + ": a buffer parameter must be a pointer or "
+                                 "a 64-bit integer, but `" + a.name + "` is " + v->type_name);
+      }
+      void* p = mmap(nullptr, a.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (p == MAP_FAILED) return MakeError(ENOMEM, "--arg " + a.name + ": cannot allocate");
+      res.buffers.emplace_back(p, a.size);
+      const uint64_t addr = reinterpret_cast<uintptr_t>(p);
+      return ctl.SetBytes(a.name, &addr, sizeof(addr));
+    }
+  }
+  return {};
+}
+
+void PrintOutputs(Controller& ctl) {
+  for (const GlobalVar& v : ctl.globals().vars()) {
+    if (v.read_only() || v.name.rfind("uringc_", 0) == 0) continue;
+    auto text = ctl.Format(v.name);
+    std::printf("  %s = %s\n", v.name.c_str(), text ? text->c_str() : "?");
+  }
+}
+
+void PrintStats(const RunOutcome& out) {
+  std::printf("status: %s", RunStatusName(out.status));
+  if (out.status == RunStatus::kFailed) std::printf(" (uringc_error = %d)", out.controller_error);
+  std::printf("\nstatistics:\n");
+  if (out.stats.steps_known) {
+    std::printf("  steps = %llu\n", static_cast<unsigned long long>(out.stats.steps));
+  }
+  std::printf("  enters = %llu\n  interrupts = %llu\n  wall_time = %.6f s\n",
+              static_cast<unsigned long long>(out.stats.enters),
+              static_cast<unsigned long long>(out.stats.interrupts), out.stats.wall_seconds);
+}
+
+std::string SelfExe() {
+  char buf[4096];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : "";
+}
+
+std::string JsonString(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char b[8];
+      snprintf(b, sizeof(b), "\\u%04x", c);
+      out += b;
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string Basename(const std::string& p) {
+  const size_t s = p.rfind('/');
+  return s == std::string::npos ? p : p.substr(s + 1);
+}
+
+// --vm: the same command inside the guest. The object and readable input files are copied to
+// /data; files the controller writes live in the guest's /tmp and are not brought back.
+int RunInVm(const RunArgs& args) {
+  std::string binary = SelfExe();
+  if (Basename(binary) != "uringc-run") binary = URINGC_RUN_BINARY;
+  if (access(binary.c_str(), X_OK) != 0) {
+    std::fprintf(stderr, "uringc run --vm: cannot find the uringc-run binary (%s)\n",
+                 binary.c_str());
+    return 1;
+  }
+  std::vector<std::pair<std::string, std::string>> files = {
+      {args.object, "/data/" + Basename(args.object)}};
+  std::vector<std::string> argv = {binary, "/data/" + Basename(args.object)};
+  for (const RunArg& a : args.args) {
+    std::string value;
+    switch (a.kind) {
+      case RunArg::Kind::kValue: value = a.value; break;
+      case RunArg::Kind::kBuffer: value = "buffer:" + std::to_string(a.size); break;
+      case RunArg::Kind::kFile:
+        if (a.mode == "r" || a.mode == "rw") {
+          const std::string guest = "/data/" + std::to_string(files.size()) + "-" +
+                                    Basename(a.value);
+          files.emplace_back(a.value, guest);
+          value = guest + ":" + a.mode;
+        } else {
+          value = "/tmp/" + Basename(a.value) + ":" + a.mode;
+          std::fprintf(stderr, "note: `%s` is written inside the VM (/tmp) and not copied back\n",
+                       a.value.c_str());
+        }
+        break;
+    }
+    argv.push_back("--arg");
+    argv.push_back(a.name + "=" + value);
+  }
+  if (!args.ops_map.empty()) argv.insert(argv.end(), {"--ops", args.ops_map});
+  argv.insert(argv.end(), {"--sq-entries", std::to_string(args.sq_entries)});
+  if (args.cq_entries) argv.insert(argv.end(), {"--cq-entries", std::to_string(args.cq_entries)});
+  if (args.mem_region) argv.insert(argv.end(), {"--mem-region", std::to_string(args.mem_region)});
+  if (args.max_enters) argv.insert(argv.end(), {"--max-enters", std::to_string(args.max_enters)});
+  argv.insert(argv.end(), {"--log-size", std::to_string(args.log_size)});
+  if (!args.verifier_log.empty()) {
+    std::fprintf(stderr, "note: --verifier-log is printed by the guest, not written on the host\n");
+  }
+  for (const auto& [host, guest] : files) {
+    if (access(host.c_str(), R_OK) != 0) {
+      std::fprintf(stderr, "uringc run --vm: cannot read `%s`: %s\n", host.c_str(),
+                   strerror(errno));
+      return 1;
+    }
+  }
+  char manifest[] = "/tmp/uringc-run-vm-XXXXXX";
+  const int fd = mkstemp(manifest);
+  if (fd < 0) {
+    std::perror("uringc run --vm: mkstemp");
+    return 1;
+  }
+  std::string json = "[{\"name\": \"uringc-run\", \"argv\": [";
+  for (size_t i = 0; i < argv.size(); ++i) json += (i ? ", " : "") + JsonString(argv[i]);
+  json += "], \"env\": {}, \"files\": [";
+  for (size_t i = 0; i < files.size(); ++i) {
+    json += std::string(i ? ", " : "") + "[" + JsonString(files[i].first) + ", " +
+            JsonString(files[i].second) + "]";
+  }
+  json += "]}]\n";
+  const bool written = write(fd, json.data(), json.size()) == static_cast<ssize_t>(json.size());
+  close(fd);
+  if (!written) {
+    unlink(manifest);
+    return 1;
+  }
+  std::vector<std::string> cmd = {"/usr/bin/python3", URINGC_VM_RUNNER, "--manifest", manifest,
+                                  "--retries", "1"};
+  const std::vector<std::string> suites =
+      args.suites.empty() ? std::vector<std::string>{"sid"} : args.suites;
+  for (const std::string& s : suites) cmd.insert(cmd.end(), {"--suite", s});
+  const pid_t pid = fork();
+  if (pid == 0) {
+    std::vector<char*> c;
+    for (std::string& s : cmd) c.push_back(s.data());
+    c.push_back(nullptr);
+    execv(c[0], c.data());
+    std::perror("uringc run --vm: cannot start the VM runner (/usr/bin/python3)");
+    _exit(127);
+  }
+  int status = 1;
+  if (pid > 0) waitpid(pid, &status, 0);
+  unlink(manifest);
+  return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int RunCommandMain(int argc, char** argv) {
+  const std::string program = argc > 0 ? Basename(argv[0]) : "uringc-run";
+  auto parsed = ParseRunArgs(argc, argv);
+  if (!parsed) {
+    std::fprintf(stderr, "%s: %s\n%s", program.c_str(), parsed.error().message.c_str(),
+                 RunUsage(program).c_str());
+    return 2;
+  }
+  const RunArgs& args = *parsed;
+  if (args.help) {
+    std::printf("%s", RunUsage(program).c_str());
+    return 0;
+  }
+  if (args.vm) return RunInVm(args);
+
+  RingOptions ro;
+  ro.sq_entries = args.sq_entries;
+  ro.cq_entries = args.cq_entries;
+  ro.mem_region_size = args.mem_region;
+  auto ring = Ring::Create(ro);
+  if (!ring) {
+    std::fprintf(stderr, "%s: %s\n", program.c_str(), ring.error().message.c_str());
+    return 1;
+  }
+  ControllerOptions co;
+  co.ops_map = args.ops_map;
+  co.verifier_log_path = args.verifier_log;
+  co.log_size = args.log_size;
+  auto ctl = Controller::OpenFile(args.object, co);
+  if (!ctl) {
+    std::fprintf(stderr, "%s: %s\n", program.c_str(), ctl.error().message.c_str());
+    return 1;
+  }
+  Resources res;
+  for (const RunArg& a : args.args) {
+    auto r = ApplyArg(**ctl, a, res);
+    if (!r) {
+      std::fprintf(stderr, "%s: %s\n", program.c_str(), r.error().message.c_str());
+      return 1;
+    }
+  }
+  auto loaded = (*ctl)->Load(**ring);
+  if (!loaded) {
+    // A verifier diagnostic is already `file:line:col: error: ...`; other errors get the name.
+    if (!(*ctl)->verifier_report()) std::fprintf(stderr, "%s: ", program.c_str());
+    std::fprintf(stderr, "%s", loaded.error().message.c_str());
+    if (loaded.error().message.empty() || loaded.error().message.back() != '\n')
+      std::fprintf(stderr, "\n");
+    if (!args.verifier_log.empty() && (*ctl)->verifier_report()) {
+      std::fprintf(stderr, "note: the verifier log is in %s\n", args.verifier_log.c_str());
+    }
+    return 1;
+  }
+  auto attached = (*ctl)->Attach();
+  if (!attached) {
+    std::fprintf(stderr, "%s: %s\n", program.c_str(), attached.error().message.c_str());
+    return 1;
+  }
+  // Ctrl-C and SIGTERM stop the run cleanly: the enter returns -EINTR, outputs are printed.
+  struct sigaction sa {};
+  sa.sa_handler = OnStop;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  RunOptions run_opts;
+  run_opts.return_on_interrupt = true;
+  run_opts.max_enters = args.max_enters;
+  RunOutcome total;
+  while (true) {
+    auto out = (*ctl)->Run(run_opts);
+    if (!out) {
+      std::fprintf(stderr, "%s: %s\n", program.c_str(), out.error().message.c_str());
+      return 1;
+    }
+    total.status = out->status;
+    total.controller_error = out->controller_error;
+    total.stats.enters += out->stats.enters;
+    total.stats.interrupts += out->stats.interrupts;
+    total.stats.steps_known = out->stats.steps_known;
+    total.stats.steps = out->stats.steps;
+    total.stats.wall_seconds += out->stats.wall_seconds;
+    if (out->status != RunStatus::kInterrupted || stop_requested) break;
+  }
+  std::printf("%s: %s on ring fd %d (ops `%s`)\n", program.c_str(), args.object.c_str(),
+              (*ring)->fd(), (*ctl)->ops_map_name().c_str());
+  PrintStats(total);
+  std::printf("outputs:\n");
+  PrintOutputs(**ctl);
+  std::fflush(stdout);
+  if (total.status == RunStatus::kInterrupted) return 130;
+  return total.status == RunStatus::kDone ? 0 : 1;
+}
+
+}  // namespace uringc

@@ -1,0 +1,107 @@
+// A controller: one BPF object with one io_uring_bpf_ops struct_ops map, loaded for one ring.
+//
+// Life cycle: Open (file or memory) -> set parameters by name -> Load(ring) (sets `ring_fd`, the
+// ring-layout constants the object declares, verifies) -> Attach (BPF link) -> Run -> Detach ->
+// Attach again... Destroying the Controller detaches and unloads; the Ring may be destroyed
+// before or after it. One Controller serves one ring (CVE-2026-72112: a struct_ops map registered on
+// two rings is a use-after-free on 7.1.0-7.1.4), so Load happens once.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "uringc/globals.h"
+#include "uringc/result.h"
+#include "uringc/ring.h"
+#include "uringc/run_loop.h"
+#include "uringc/verifier_report.h"
+
+struct bpf_object;
+struct bpf_map;
+struct bpf_link;
+
+namespace uringc {
+
+struct ControllerOptions {
+  /// Name libbpf gives the object (map name prefix); default: the file name without `.bpf.o`.
+  std::string object_name;
+  /// The struct_ops map to use when the object has several; default: the only one.
+  std::string ops_map;
+  /// Bytes of verifier log kept per program (the tail: that is where the error is).
+  size_t log_size = 1 << 20;
+  /// Where to write the verifier log of a failed load; empty for nowhere.
+  std::string verifier_log_path;
+  /// Check the kernel's BTF before loading and say what is missing.
+  bool check_kernel = true;
+};
+
+/// Ring-layout constants a controller may declare as `const volatile __u32` globals; Load fills
+/// each one it finds from the ring.
+const std::vector<std::string>& RingConstantNames();
+
+class Controller {
+ public:
+  static Result<std::unique_ptr<Controller>> OpenFile(const std::string& path,
+                                                      const ControllerOptions& options = {});
+  static Result<std::unique_ptr<Controller>> OpenMemory(const void* data, size_t size,
+                                                        const ControllerOptions& options = {});
+  ~Controller();
+  Controller(const Controller&) = delete;
+  Controller& operator=(const Controller&) = delete;
+
+  const GlobalTable& globals() const { return globals_; }
+  /// Sets a global (or `struct.member`) from text, checked against its BTF type.
+  Result<void> Set(const std::string& name, const std::string& text);
+  Result<void> SetInt(const std::string& name, int64_t value);
+  Result<void> SetUint(const std::string& name, uint64_t value);
+  /// Raw bytes; size must equal the variable's.
+  Result<void> SetBytes(const std::string& name, const void* data, size_t size);
+  /// Current value: the initial value before load, the kernel's after.
+  Result<std::vector<uint8_t>> GetBytes(const std::string& name);
+  Result<int64_t> GetInt(const std::string& name);
+  Result<std::string> Format(const std::string& name);
+
+  /// Binds to the ring and loads into the kernel. On a verifier rejection the error message holds
+  /// the formatted diagnostic and verifier_report() the details.
+  Result<void> Load(const Ring& ring);
+  Result<void> Attach();
+  Result<void> Detach();
+  Result<RunOutcome> Run(const RunOptions& options = {});
+
+  bool loaded() const { return loaded_; }
+  bool attached() const { return link_ != nullptr; }
+  const std::string& ops_map_name() const { return ops_name_; }
+  /// Set after a load the verifier rejected.
+  const VerifierReport* verifier_report() const {
+    return has_report_ ? &report_ : nullptr;
+  }
+  /// Everything libbpf said during the last operation.
+  const std::string& libbpf_messages() const { return libbpf_messages_; }
+
+ private:
+  Controller() = default;
+  Result<void> Init(const ControllerOptions& options);
+  bpf_map* SectionMap(const std::string& section) const;
+  Result<void> Write(const GlobalVar& v, const std::vector<uint8_t>& bytes);
+  Result<void> SetRingConstants(const Ring& ring);
+  Result<void> ReportLoadFailure(int err);
+
+  std::vector<uint8_t> elf_;
+  std::string name_;
+  ControllerOptions options_;
+  bpf_object* object_ = nullptr;
+  bpf_map* ops_ = nullptr;
+  std::string ops_name_;
+  bpf_link* link_ = nullptr;
+  GlobalTable globals_;
+  bool loaded_ = false;
+  std::shared_ptr<RingHandle> ring_;
+  std::vector<std::pair<std::string, std::unique_ptr<char[]>>> log_bufs_;  // program -> log
+  VerifierReport report_;
+  bool has_report_ = false;
+  std::string libbpf_messages_;
+};
+
+}  // namespace uringc

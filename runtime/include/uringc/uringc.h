@@ -1,0 +1,100 @@
+/* The uringc runtime's C API, in libbpf's manner: opaque objects, functions named
+ * `uringc_<object>__<verb>`, negative errno returns (constructors return NULL and set errno),
+ * options structs that begin with `size_t sz` so they can grow (declare them with
+ * URINGC_OPTS). The last error's full text (verifier diagnostics included) is available from
+ * uringc_ctl__last_error / uringc_last_error. See docs/embedding.md. */
+#ifndef URINGC_URINGC_H
+#define URINGC_URINGC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Declares an options struct with sz filled in: URINGC_OPTS(uringc_ring_opts, o, .sq_entries = 64); */
+#define URINGC_OPTS(TYPE, NAME, ...) \
+	struct TYPE NAME = { .sz = sizeof(struct TYPE), __VA_ARGS__ }
+
+struct uringc_ring;
+struct uringc_ctl;
+
+struct uringc_ring_opts {
+	size_t sz;
+	uint32_t sq_entries;      /* 0: 64 */
+	uint32_t cq_entries;      /* 0: kernel default */
+	uint32_t extra_flags;     /* added to SINGLE_ISSUER|DEFER_TASKRUN */
+	size_t mem_region_size;   /* parameter region bytes, 0 for none */
+};
+
+/* Creates a ring a controller can drive. NULL and errno on failure (uringc_last_error()). */
+struct uringc_ring *uringc_ring__create(const struct uringc_ring_opts *opts);
+int uringc_ring__fd(const struct uringc_ring *ring);
+/* The parameter region (IOU_REGION_MEM) and its size, or NULL. */
+void *uringc_ring__mem_region(const struct uringc_ring *ring, size_t *size);
+void uringc_ring__destroy(struct uringc_ring *ring);
+
+struct uringc_ctl_open_opts {
+	size_t sz;
+	const char *object_name;       /* default: from the file name */
+	const char *ops_map;           /* default: the only io_uring_bpf_ops map */
+	size_t log_size;               /* verifier log tail kept; 0: 1 MiB */
+	const char *verifier_log_path; /* write the verifier log here on a failed load */
+};
+
+struct uringc_ctl *uringc_ctl__open_file(const char *path, const struct uringc_ctl_open_opts *opts);
+struct uringc_ctl *uringc_ctl__open_mem(const void *buf, size_t size,
+					const struct uringc_ctl_open_opts *opts);
+
+/* Globals by name (`x` or `config.x`), type-checked against the object's BTF. */
+int uringc_ctl__set(struct uringc_ctl *ctl, const char *name, const char *value);
+int uringc_ctl__set_int(struct uringc_ctl *ctl, const char *name, int64_t value);
+int uringc_ctl__set_uint(struct uringc_ctl *ctl, const char *name, uint64_t value);
+int uringc_ctl__set_bytes(struct uringc_ctl *ctl, const char *name, const void *data, size_t size);
+int uringc_ctl__get_int(struct uringc_ctl *ctl, const char *name, int64_t *value);
+int uringc_ctl__get_bytes(struct uringc_ctl *ctl, const char *name, void *data, size_t size);
+
+int uringc_ctl__load(struct uringc_ctl *ctl, struct uringc_ring *ring);
+int uringc_ctl__attach(struct uringc_ctl *ctl);
+int uringc_ctl__detach(struct uringc_ctl *ctl);
+
+enum uringc_run_status {
+	URINGC_RUN_DONE = 0,
+	URINGC_RUN_FAILED = 1,      /* the controller set uringc_status = failed */
+	URINGC_RUN_INTERRUPTED = 2, /* a signal, and return_on_interrupt was set */
+};
+
+struct uringc_run_opts {
+	size_t sz;
+	bool return_on_interrupt;
+	uint64_t max_enters; /* 0: no limit */
+};
+
+struct uringc_run_result {
+	size_t sz;
+	int status;               /* enum uringc_run_status */
+	int32_t controller_error; /* uringc_error */
+	uint64_t enters;
+	uint64_t interrupts;
+	bool steps_known;
+	uint64_t steps;
+	double wall_seconds;
+};
+
+/* Enters the ring until the controller finishes. 0 with *result filled, or -errno. */
+int uringc_ctl__run(struct uringc_ctl *ctl, const struct uringc_run_opts *opts,
+		    struct uringc_run_result *result);
+
+/* The text of the last failure on ctl ("" if none); valid until the next call on ctl. */
+const char *uringc_ctl__last_error(const struct uringc_ctl *ctl);
+/* The text of the last failed constructor on this thread. */
+const char *uringc_last_error(void);
+void uringc_ctl__destroy(struct uringc_ctl *ctl);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* URINGC_URINGC_H */

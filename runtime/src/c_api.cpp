@@ -1,0 +1,219 @@
+// The C API (uringc.h) over the C++ classes: no exception or C++ type crosses it, options are read
+// only up to the size the caller compiled against.
+#include "uringc/uringc.h"
+
+#include <cstring>
+#include <string>
+
+#include "uringc/controller.h"
+#include "uringc/ring.h"
+
+struct uringc_ring {
+  std::unique_ptr<uringc::Ring> ring;
+};
+
+struct uringc_ctl {
+  std::unique_ptr<uringc::Controller> ctl;
+  std::string last_error;
+};
+
+namespace {
+
+thread_local std::string last_error;
+
+// Copies the caller's options (of their compiled size) into a zeroed struct of ours.
+template <typename T>
+bool ReadOpts(const T* in, T* out) {
+  *out = T{};
+  if (!in) return true;
+  if (in->sz < sizeof(size_t)) return false;
+  const size_t n = in->sz < sizeof(T) ? in->sz : sizeof(T);
+  // Fields this library does not know must be zero.
+  for (size_t i = sizeof(T); i < in->sz; ++i)
+    if (reinterpret_cast<const char*>(in)[i] != 0) return false;
+  memcpy(out, in, n);
+  return true;
+}
+
+int Fail(uringc_ctl* ctl, const uringc::Error& e) {
+  if (ctl) ctl->last_error = e.message;
+  return e.code;
+}
+
+template <typename T>
+int Check(uringc_ctl* ctl, const uringc::Result<T>& r) {
+  if (r.ok()) {
+    ctl->last_error.clear();
+    return 0;
+  }
+  return Fail(ctl, r.error());
+}
+
+}  // namespace
+
+extern "C" {
+
+uringc_ring* uringc_ring__create(const uringc_ring_opts* opts) {
+  uringc_ring_opts o;
+  if (!ReadOpts(opts, &o)) {
+    last_error = "uringc_ring_opts: bad sz or unknown fields set";
+    errno = EINVAL;
+    return nullptr;
+  }
+  uringc::RingOptions ro;
+  ro.sq_entries = o.sq_entries ? o.sq_entries : 64;
+  ro.cq_entries = o.cq_entries;
+  ro.extra_flags = o.extra_flags;
+  ro.mem_region_size = o.mem_region_size;
+  auto r = uringc::Ring::Create(ro);
+  if (!r) {
+    last_error = r.error().message;
+    errno = -r.error().code;
+    return nullptr;
+  }
+  return new uringc_ring{std::move(*r)};
+}
+
+int uringc_ring__fd(const uringc_ring* ring) { return ring ? ring->ring->fd() : -EINVAL; }
+
+void* uringc_ring__mem_region(const uringc_ring* ring, size_t* size) {
+  if (size) *size = ring ? ring->ring->mem_region_size() : 0;
+  return ring ? ring->ring->mem_region() : nullptr;
+}
+
+void uringc_ring__destroy(uringc_ring* ring) { delete ring; }
+
+static uringc_ctl* OpenCommon(const uringc_ctl_open_opts* opts, const char* path, const void* buf,
+                              size_t size) {
+  uringc_ctl_open_opts o;
+  if (!ReadOpts(opts, &o)) {
+    last_error = "uringc_ctl_open_opts: bad sz or unknown fields set";
+    errno = EINVAL;
+    return nullptr;
+  }
+  uringc::ControllerOptions co;
+  if (o.object_name) co.object_name = o.object_name;
+  if (o.ops_map) co.ops_map = o.ops_map;
+  if (o.log_size) co.log_size = o.log_size;
+  if (o.verifier_log_path) co.verifier_log_path = o.verifier_log_path;
+  auto r = path ? uringc::Controller::OpenFile(path, co)
+                : uringc::Controller::OpenMemory(buf, size, co);
+  if (!r) {
+    last_error = r.error().message;
+    errno = -r.error().code;
+    return nullptr;
+  }
+  return new uringc_ctl{std::move(*r), ""};
+}
+
+uringc_ctl* uringc_ctl__open_file(const char* path, const uringc_ctl_open_opts* opts) {
+  if (!path) {
+    errno = EINVAL;
+    return nullptr;
+  }
+  return OpenCommon(opts, path, nullptr, 0);
+}
+
+uringc_ctl* uringc_ctl__open_mem(const void* buf, size_t size, const uringc_ctl_open_opts* opts) {
+  if (!buf) {
+    errno = EINVAL;
+    return nullptr;
+  }
+  return OpenCommon(opts, nullptr, buf, size);
+}
+
+int uringc_ctl__set(uringc_ctl* ctl, const char* name, const char* value) {
+  if (!ctl || !name || !value) return -EINVAL;
+  return Check(ctl, ctl->ctl->Set(name, value));
+}
+
+int uringc_ctl__set_int(uringc_ctl* ctl, const char* name, int64_t value) {
+  if (!ctl || !name) return -EINVAL;
+  return Check(ctl, ctl->ctl->SetInt(name, value));
+}
+
+int uringc_ctl__set_uint(uringc_ctl* ctl, const char* name, uint64_t value) {
+  if (!ctl || !name) return -EINVAL;
+  return Check(ctl, ctl->ctl->SetUint(name, value));
+}
+
+int uringc_ctl__set_bytes(uringc_ctl* ctl, const char* name, const void* data, size_t size) {
+  if (!ctl || !name || !data) return -EINVAL;
+  return Check(ctl, ctl->ctl->SetBytes(name, data, size));
+}
+
+int uringc_ctl__get_int(uringc_ctl* ctl, const char* name, int64_t* value) {
+  if (!ctl || !name || !value) return -EINVAL;
+  auto r = ctl->ctl->GetInt(name);
+  if (!r) return Fail(ctl, r.error());
+  *value = *r;
+  return 0;
+}
+
+int uringc_ctl__get_bytes(uringc_ctl* ctl, const char* name, void* data, size_t size) {
+  if (!ctl || !name || !data) return -EINVAL;
+  auto r = ctl->ctl->GetBytes(name);
+  if (!r) return Fail(ctl, r.error());
+  if (r->size() != size) {
+    return Fail(ctl, uringc::MakeError(EINVAL, "`" + std::string(name) + "` has " +
+                                                   std::to_string(r->size()) + " bytes, not " +
+                                                   std::to_string(size)));
+  }
+  memcpy(data, r->data(), size);
+  return 0;
+}
+
+int uringc_ctl__load(uringc_ctl* ctl, uringc_ring* ring) {
+  if (!ctl || !ring) return -EINVAL;
+  return Check(ctl, ctl->ctl->Load(*ring->ring));
+}
+
+int uringc_ctl__attach(uringc_ctl* ctl) {
+  if (!ctl) return -EINVAL;
+  return Check(ctl, ctl->ctl->Attach());
+}
+
+int uringc_ctl__detach(uringc_ctl* ctl) {
+  if (!ctl) return -EINVAL;
+  return Check(ctl, ctl->ctl->Detach());
+}
+
+int uringc_ctl__run(uringc_ctl* ctl, const uringc_run_opts* opts, uringc_run_result* result) {
+  if (!ctl) return -EINVAL;
+  uringc_run_opts o;
+  if (!ReadOpts(opts, &o)) return Fail(ctl, uringc::MakeError(EINVAL, "uringc_run_opts: bad sz"));
+  if (result && result->sz < sizeof(size_t)) {
+    return Fail(ctl, uringc::MakeError(EINVAL, "uringc_run_result: sz not set"));
+  }
+  uringc::RunOptions ro;
+  ro.return_on_interrupt = o.return_on_interrupt;
+  ro.max_enters = o.max_enters;
+  auto r = ctl->ctl->Run(ro);
+  if (!r) return Fail(ctl, r.error());
+  ctl->last_error.clear();
+  if (result) {
+    uringc_run_result out{};
+    out.sz = result->sz;
+    out.status = r->status == uringc::RunStatus::kDone     ? URINGC_RUN_DONE
+                 : r->status == uringc::RunStatus::kFailed ? URINGC_RUN_FAILED
+                                                           : URINGC_RUN_INTERRUPTED;
+    out.controller_error = r->controller_error;
+    out.enters = r->stats.enters;
+    out.interrupts = r->stats.interrupts;
+    out.steps_known = r->stats.steps_known;
+    out.steps = r->stats.steps;
+    out.wall_seconds = r->stats.wall_seconds;
+    memcpy(result, &out, result->sz < sizeof(out) ? result->sz : sizeof(out));
+  }
+  return 0;
+}
+
+const char* uringc_ctl__last_error(const uringc_ctl* ctl) {
+  return ctl ? ctl->last_error.c_str() : "";
+}
+
+const char* uringc_last_error(void) { return last_error.c_str(); }
+
+void uringc_ctl__destroy(uringc_ctl* ctl) { delete ctl; }
+
+}  // extern "C"

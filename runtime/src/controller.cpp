@@ -1,0 +1,418 @@
+// Controller: libbpf open/load/attach for one io_uring_bpf_ops object, globals by name, the run
+// loop against the real ring, and verifier reports on rejection.
+#include "uringc/controller.h"
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "uringc/explain.h"
+#include "uringc/features.h"
+#include "uringc/libbpf_messages.h"
+
+namespace uringc {
+namespace {
+
+constexpr const char* kOpsType = "io_uring_bpf_ops";
+
+std::string ObjectNameFromPath(const std::string& path) {
+  std::string name = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+  for (const char* suffix : {".bpf.o", ".o"}) {
+    const size_t n = strlen(suffix);
+    if (name.size() > n && name.compare(name.size() - n, n, suffix) == 0) {
+      name.resize(name.size() - n);
+      break;
+    }
+  }
+  return name;
+}
+
+// The struct_ops value type of a map, by name, from the object's BTF.
+std::string OpsTypeName(const bpf_object* obj, const bpf_map* map) {
+  const btf* b = bpf_object__btf(obj);
+  const btf_type* t = b ? btf__type_by_id(b, bpf_map__btf_value_type_id(map)) : nullptr;
+  return t ? btf__name_by_offset(b, t->name_off) : "";
+}
+
+// Byte offset of a member in the map's struct_ops value type, or -1.
+int MemberOffset(const bpf_object* obj, const bpf_map* map, const char* member) {
+  const btf* b = bpf_object__btf(obj);
+  const btf_type* t = b ? btf__type_by_id(b, bpf_map__btf_value_type_id(map)) : nullptr;
+  if (!t || !btf_is_struct(t)) return -1;
+  const btf_member* m = btf_members(t);
+  for (uint16_t i = 0; i < btf_vlen(t); ++i)
+    if (strcmp(btf__name_by_offset(b, m[i].name_off), member) == 0)
+      return static_cast<int>(btf_member_bit_offset(t, i) / 8);
+  return -1;
+}
+
+class ControllerLoop final : public LoopTarget {
+ public:
+  ControllerLoop(Controller& c, RingHandle& ring) : c_(c), ring_(ring) {
+    has_status_ = c.globals().Has("uringc_status");
+    has_error_ = c.globals().Has("uringc_error");
+    has_steps_ = c.globals().Has("uringc_steps");
+  }
+  int Enter() override {
+    if (ring_.fd < 0) return -EBADF;
+    return ring_.kernel->IoUringEnter(ring_.fd, 0, 1, IORING_ENTER_GETEVENTS);
+  }
+  Result<ControllerState> ReadState() override {
+    ControllerState s;
+    if (has_status_) {
+      auto v = c_.GetInt("uringc_status");
+      if (!v) return v.error();
+      s.has_status = true;
+      s.status = static_cast<uint32_t>(*v);
+    }
+    if (has_error_) {
+      auto v = c_.GetInt("uringc_error");
+      if (!v) return v.error();
+      s.error = static_cast<int32_t>(*v);
+    }
+    if (has_steps_) {
+      auto v = c_.GetInt("uringc_steps");
+      if (!v) return v.error();
+      s.has_steps = true;
+      s.steps = static_cast<uint64_t>(*v);
+    }
+    return s;
+  }
+
+ private:
+  Controller& c_;
+  RingHandle& ring_;
+  bool has_status_ = false, has_error_ = false, has_steps_ = false;
+};
+
+}  // namespace
+
+const std::vector<std::string>& RingConstantNames() {
+  static const std::vector<std::string> names = {
+      "uringc_sq_entries", "uringc_cq_entries", "uringc_sq_head_off", "uringc_sq_tail_off",
+      "uringc_cq_head_off", "uringc_cq_tail_off", "uringc_cqes_off", "uringc_rings_size",
+      "uringc_sqes_size", "uringc_mem_size"};
+  return names;
+}
+
+Result<std::unique_ptr<Controller>> Controller::OpenFile(const std::string& path,
+                                                         const ControllerOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return MakeError(errno ? errno : ENOENT,
+                     "cannot open controller object `" + path + "`: " + strerror(errno));
+  }
+  std::ostringstream s;
+  s << in.rdbuf();
+  const std::string bytes = s.str();
+  ControllerOptions o = options;
+  if (o.object_name.empty()) o.object_name = ObjectNameFromPath(path);
+  return OpenMemory(bytes.data(), bytes.size(), o);
+}
+
+Result<std::unique_ptr<Controller>> Controller::OpenMemory(const void* data, size_t size,
+                                                           const ControllerOptions& options) {
+  std::unique_ptr<Controller> c(new Controller());
+  c->elf_.assign(static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + size);
+  c->options_ = options;
+  if (c->options_.object_name.empty()) c->options_.object_name = "controller";
+  URINGC_TRY(c->Init(options));
+  return c;
+}
+
+Result<void> Controller::Init(const ControllerOptions&) {
+  LibbpfCapture capture(&libbpf_messages_);
+  LIBBPF_OPTS(bpf_object_open_opts, open_opts, .object_name = options_.object_name.c_str());
+  object_ = bpf_object__open_mem(elf_.data(), elf_.size(), &open_opts);
+  if (!object_) {
+    const int err = -errno;
+    return MakeError(err, "`" + options_.object_name + "` is not a BPF object libbpf can open (" +
+                              strerror(-err) + ")\n" + libbpf_messages_);
+  }
+  // The io_uring_bpf_ops map: the one named, or the only one.
+  std::vector<bpf_map*> ops;
+  bpf_map* map;
+  bpf_object__for_each_map(map, object_) {
+    if (bpf_map__type(map) == BPF_MAP_TYPE_STRUCT_OPS && OpsTypeName(object_, map) == kOpsType)
+      ops.push_back(map);
+  }
+  if (ops.empty()) {
+    return MakeError(EINVAL, "`" + options_.object_name + "` has no `struct io_uring_bpf_ops` "
+                             "variable in a `.struct_ops.link` section, so it is not a "
+                             "controller");
+  }
+  for (bpf_map* m : ops) {
+    if (options_.ops_map.empty() ? ops.size() == 1 : options_.ops_map == bpf_map__name(m)) ops_ = m;
+  }
+  if (!ops_) {
+    std::string names;
+    for (bpf_map* m : ops) names += std::string(names.empty() ? "" : ", ") + bpf_map__name(m);
+    return MakeError(EINVAL, options_.ops_map.empty()
+                                 ? "`" + options_.object_name + "` has several controllers (" +
+                                       names + "): choose one (ops_map)"
+                                 : "`" + options_.object_name + "` has no controller `" +
+                                       options_.ops_map + "` (it has " + names + ")");
+  }
+  ops_name_ = bpf_map__name(ops_);
+  // One struct_ops map per ring: the others are not created.
+  for (bpf_map* m : ops)
+    if (m != ops_) bpf_map__set_autocreate(m, false);
+  if (MemberOffset(object_, ops_, "ring_fd") < 0) {
+    return MakeError(EINVAL, "`" + ops_name_ + "` has no `ring_fd` member: declare struct "
+                             "io_uring_bpf_ops as runtime/bpf/uringc_controller.bpf.h does");
+  }
+  auto table = GlobalTable::FromBtf(bpf_object__btf(object_));
+  if (!table) return table.error();
+  globals_ = std::move(*table);
+  // A bounded log buffer per program: libbpf fills it only when a load fails, and the kernel
+  // (6.4+) keeps the log's tail when it does not fit.
+  bpf_program* prog;
+  bpf_object__for_each_program(prog, object_) {
+    auto buf = std::make_unique<char[]>(options_.log_size);
+    buf[0] = '\0';
+    bpf_program__set_log_buf(prog, buf.get(), options_.log_size);
+    log_bufs_.emplace_back(bpf_program__name(prog), std::move(buf));
+  }
+  return {};
+}
+
+Controller::~Controller() {
+  if (link_) bpf_link__destroy(link_);
+  if (object_) bpf_object__close(object_);
+}
+
+bpf_map* Controller::SectionMap(const std::string& section) const {
+  bpf_map* map;
+  bpf_object__for_each_map(map, object_) {
+    if (!bpf_map__is_internal(map)) continue;
+    const std::string name = bpf_map__name(map);
+    if (name.size() >= section.size() &&
+        name.compare(name.size() - section.size(), section.size(), section) == 0)
+      return map;
+  }
+  return nullptr;
+}
+
+Result<void> Controller::Write(const GlobalVar& v, const std::vector<uint8_t>& bytes) {
+  bpf_map* map = SectionMap(v.section);
+  if (!map) return MakeError(ENOENT, "no map for section " + v.section);
+  if (!loaded_) {
+    size_t size = 0;
+    auto* data = static_cast<uint8_t*>(bpf_map__initial_value(map, &size));
+    if (!data || v.offset + bytes.size() > size) {
+      return MakeError(EINVAL, "cannot write `" + v.name + "` in " + v.section);
+    }
+    memcpy(data + v.offset, bytes.data(), bytes.size());
+    return {};
+  }
+  if (v.read_only()) {
+    return MakeError(EPERM, "`" + v.name + "` is a load-time constant (`const volatile`, in " +
+                                v.section + "): set it before load()");
+  }
+  std::vector<uint8_t> value(bpf_map__value_size(map));
+  const uint32_t zero = 0;
+  if (bpf_map_lookup_elem(bpf_map__fd(map), &zero, value.data()) != 0 ||
+      v.offset + bytes.size() > value.size()) {
+    return MakeError(-errno, "cannot read " + v.section + " back from the kernel");
+  }
+  memcpy(value.data() + v.offset, bytes.data(), bytes.size());
+  if (bpf_map_update_elem(bpf_map__fd(map), &zero, value.data(), BPF_ANY) != 0) {
+    return MakeError(-errno, "cannot write `" + v.name + "` into the kernel's " + v.section);
+  }
+  return {};
+}
+
+Result<void> Controller::Set(const std::string& name, const std::string& text) {
+  auto v = globals_.Find(name);
+  if (!v) return v.error();
+  auto bytes = globals_.Encode(*v, text);
+  if (!bytes) return bytes.error();
+  return Write(*v, *bytes);
+}
+
+Result<void> Controller::SetInt(const std::string& name, int64_t value) {
+  auto v = globals_.Find(name);
+  if (!v) return v.error();
+  auto bytes = globals_.EncodeInt(*v, value);
+  if (!bytes) return bytes.error();
+  return Write(*v, *bytes);
+}
+
+Result<void> Controller::SetUint(const std::string& name, uint64_t value) {
+  auto v = globals_.Find(name);
+  if (!v) return v.error();
+  auto bytes = globals_.EncodeUint(*v, value);
+  if (!bytes) return bytes.error();
+  return Write(*v, *bytes);
+}
+
+Result<void> Controller::SetBytes(const std::string& name, const void* data, size_t size) {
+  auto v = globals_.Find(name);
+  if (!v) return v.error();
+  if (size != v->size) {
+    return MakeError(EINVAL, "`" + name + "` is " + v->type_name + " (" +
+                                 std::to_string(v->size) + " bytes), not " +
+                                 std::to_string(size) + " bytes");
+  }
+  const auto* p = static_cast<const uint8_t*>(data);
+  return Write(*v, std::vector<uint8_t>(p, p + size));
+}
+
+Result<std::vector<uint8_t>> Controller::GetBytes(const std::string& name) {
+  auto v = globals_.Find(name);
+  if (!v) return v.error();
+  bpf_map* map = SectionMap(v->section);
+  if (!map) return MakeError(ENOENT, "no map for section " + v->section);
+  std::vector<uint8_t> value;
+  if (!loaded_) {
+    size_t size = 0;
+    auto* data = static_cast<const uint8_t*>(bpf_map__initial_value(map, &size));
+    if (!data) return MakeError(EINVAL, "cannot read " + v->section);
+    value.assign(data, data + size);
+  } else {
+    value.resize(bpf_map__value_size(map));
+    const uint32_t zero = 0;
+    if (bpf_map_lookup_elem(bpf_map__fd(map), &zero, value.data()) != 0) {
+      return MakeError(-errno, "cannot read " + v->section + " from the kernel");
+    }
+  }
+  if (v->offset + v->size > value.size()) return MakeError(EINVAL, "`" + name + "` out of range");
+  return std::vector<uint8_t>(value.begin() + v->offset, value.begin() + v->offset + v->size);
+}
+
+Result<int64_t> Controller::GetInt(const std::string& name) {
+  auto v = globals_.Find(name);
+  if (!v) return v.error();
+  auto bytes = GetBytes(name);
+  if (!bytes) return bytes.error();
+  return globals_.DecodeInt(*v, bytes->data());
+}
+
+Result<std::string> Controller::Format(const std::string& name) {
+  auto v = globals_.Find(name);
+  if (!v) return v.error();
+  auto bytes = GetBytes(name);
+  if (!bytes) return bytes.error();
+  return globals_.Format(*v, bytes->data());
+}
+
+Result<void> Controller::SetRingConstants(const Ring& ring) {
+  const RingLayout& l = ring.layout();
+  const uint64_t values[] = {l.sq_entries,  l.cq_entries,  l.sq_head_off, l.sq_tail_off,
+                             l.cq_head_off, l.cq_tail_off, l.cqes_off,    l.rings_size,
+                             l.sqes_size,   ring.mem_region_size()};
+  for (size_t i = 0; i < RingConstantNames().size(); ++i) {
+    const std::string& name = RingConstantNames()[i];
+    if (!globals_.Has(name)) continue;
+    auto v = globals_.Find(name);
+    if (!v->read_only()) {
+      return MakeError(EINVAL, "`" + name + "` must be a load-time constant: declare it "
+                               "`const volatile __u32 " + name + ";`");
+    }
+    auto r = SetUint(name, values[i]);
+    if (!r) return r.error();
+  }
+  return {};
+}
+
+Result<void> Controller::Load(const Ring& ring) {
+  if (loaded_) {
+    return MakeError(EALREADY, "the controller is already loaded for a ring; open the object "
+                               "again for another ring (one struct_ops map per ring)");
+  }
+  libbpf_messages_.clear();
+  LibbpfCapture capture(&libbpf_messages_);
+  if (options_.check_kernel) {
+    auto features = DetectKernelFeatures();
+    if (!features) return features.error();
+    URINGC_TRY(CheckKernelFeatures(*features));
+  }
+  size_t size = 0;
+  auto* value = static_cast<uint8_t*>(bpf_map__initial_value(ops_, &size));
+  const int off = MemberOffset(object_, ops_, "ring_fd");
+  if (!value || off < 0 || static_cast<size_t>(off) + 4 > size) {
+    return MakeError(EINVAL, "cannot set `ring_fd` in `" + ops_name_ + "` (libbpf >= 1.2 needed)");
+  }
+  const uint32_t fd = static_cast<uint32_t>(ring.fd());
+  memcpy(value + off, &fd, sizeof(fd));
+  URINGC_TRY(SetRingConstants(ring));
+
+  const int err = bpf_object__load(object_);
+  if (err) return ReportLoadFailure(err);
+  loaded_ = true;
+  ring_ = ring.handle();
+  return {};
+}
+
+Result<void> Controller::ReportLoadFailure(int err) {
+  // The rejected program is the one whose log buffer the load filled.
+  for (auto& [name, buf] : log_bufs_) {
+    if (buf[0] == '\0') continue;
+    bpf_program* prog = bpf_object__find_program_by_name(object_, name.c_str());
+    const std::string section = prog ? bpf_program__section_name(prog) : "";
+    std::string log(buf.get(), strnlen(buf.get(), options_.log_size));
+    if (!options_.verifier_log_path.empty()) {
+      std::ofstream out(options_.verifier_log_path, std::ios::binary);
+      out << log;
+    }
+    auto lines = ReadLineInfo(std::string_view(reinterpret_cast<const char*>(elf_.data()),
+                                               elf_.size()));
+    report_ = BuildVerifierReport(name, section, err, std::move(log),
+                                  lines ? *lines : std::vector<LineInfo>{});
+    has_report_ = true;
+    std::string text = report_.text;
+    if (err == -ENOSPC) {
+      text += "note: the verifier log did not fit in " + std::to_string(options_.log_size) +
+              " bytes; its tail was kept\n";
+    }
+    return MakeError(err, text);
+  }
+  // libbpf's unresolved kfunc message also comes without a kernel log.
+  if (!options_.verifier_log_path.empty()) {
+    std::ofstream out(options_.verifier_log_path, std::ios::binary);
+    out << libbpf_messages_;
+  }
+  return MakeError(err, ExplainLoadError(err, libbpf_messages_, ReadPrivileges()));
+}
+
+Result<void> Controller::Attach() {
+  if (!loaded_) return MakeError(EINVAL, "load() the controller before attaching it");
+  if (link_) return MakeError(EALREADY, "the controller is already attached");
+  if (!ring_ || ring_->fd < 0) {
+    return MakeError(EBADF, "the controller's ring was closed; create a new ring and open the "
+                            "controller again");
+  }
+  LibbpfCapture capture(&libbpf_messages_);
+  link_ = bpf_map__attach_struct_ops(ops_);
+  if (!link_) {
+    const int err = -errno;
+    return MakeError(err, ExplainAttachError(err));
+  }
+  return {};
+}
+
+Result<void> Controller::Detach() {
+  if (!link_) return MakeError(EINVAL, "the controller is not attached");
+  const int err = bpf_link__destroy(link_);
+  link_ = nullptr;
+  if (err) return MakeError(err, "detaching the controller failed (" +
+                                     std::string(strerror(-err)) + ")");
+  return {};
+}
+
+Result<RunOutcome> Controller::Run(const RunOptions& options) {
+  if (!link_) return MakeError(EINVAL, "attach() the controller before running it");
+  if (!ring_ || ring_->fd < 0) {
+    return MakeError(EBADF, "the controller's ring was closed; nothing to run");
+  }
+  ControllerLoop loop(*this, *ring_);
+  return RunLoop(loop, options);
+}
+
+}  // namespace uringc

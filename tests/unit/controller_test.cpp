@@ -1,0 +1,136 @@
+// Controller and the C API on the host: opening real objects, globals by name before load, and the
+// failures that need no io_uring_bpf_ops (bad objects, wrong names, a kernel without the feature).
+// Loading for real is tested in the VM (tests/kernel/runtime_test.cpp).
+#include "uringc/controller.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "uringc/features.h"
+#include "uringc/uringc.h"
+
+namespace {
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool KernelHasBpfOps() {
+  auto f = uringc::DetectKernelFeatures();
+  return f.ok() && f->has_bpf_ops;
+}
+
+TEST(ControllerTest, OpensAFileAndSetsAndReadsGlobalsByName) {
+  auto c = uringc::Controller::OpenFile(URINGC_NOP_NAMED_OBJECT);
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ((*c)->ops_map_name(), "nop_named_ops");
+  EXPECT_EQ((*c)->GetInt("inflight").value(), 1);  // the initial value
+  ASSERT_TRUE((*c)->Set("inflight", "8").ok());
+  ASSERT_TRUE((*c)->SetUint("total", 1000000).ok());
+  EXPECT_EQ((*c)->GetInt("inflight").value(), 8);
+  EXPECT_EQ((*c)->GetInt("total").value(), 1000000);
+  EXPECT_EQ((*c)->Format("total").value(), "1000000");
+  const uint32_t k = 3;
+  ASSERT_TRUE((*c)->SetBytes("inflight", &k, sizeof(k)).ok());
+  EXPECT_EQ((*c)->GetInt("inflight").value(), 3);
+  EXPECT_EQ((*c)->SetBytes("inflight", &k, 2).error().code, -EINVAL);
+  EXPECT_EQ((*c)->Set("nope", "1").error().code, -ENOENT);
+}
+
+TEST(ControllerTest, NotAnObject) {
+  const std::string junk = "this is not ELF";
+  auto c = uringc::Controller::OpenMemory(junk.data(), junk.size());
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("not a BPF object"), std::string::npos);
+  EXPECT_FALSE(uringc::Controller::OpenFile("/nonexistent/x.bpf.o").ok());
+}
+
+TEST(ControllerTest, ChoosingAnOpsMapThatDoesNotExist) {
+  uringc::ControllerOptions o;
+  o.ops_map = "other_ops";
+  auto c = uringc::Controller::OpenFile(URINGC_NOP_NAMED_OBJECT, o);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("has no controller `other_ops` (it has nop_named_ops)"),
+            std::string::npos)
+      << c.error().message;
+}
+
+TEST(ControllerTest, RunBeforeAttachAndAttachBeforeLoadAreErrors) {
+  auto c = uringc::Controller::OpenFile(URINGC_NOP_NAMED_OBJECT);
+  ASSERT_TRUE(c.ok());
+  EXPECT_NE((*c)->Attach().error().message.find("load()"), std::string::npos);
+  EXPECT_NE((*c)->Run().error().message.find("attach()"), std::string::npos);
+  EXPECT_FALSE((*c)->Detach().ok());
+}
+
+TEST(ControllerTest, LoadOnAKernelWithoutTheFeatureSaysWhatIsMissing) {
+  if (KernelHasBpfOps()) GTEST_SKIP() << "this kernel has io_uring_bpf_ops";
+  auto ring = uringc::Ring::Create({});
+  ASSERT_TRUE(ring.ok());
+  auto c = uringc::Controller::OpenFile(URINGC_NOP_NAMED_OBJECT);
+  ASSERT_TRUE(c.ok());
+  auto r = (*c)->Load(**ring);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, -ESRCH);
+  EXPECT_NE(r.error().message.find("has no io_uring_bpf_ops: Linux 7.1+ with "
+                                   "CONFIG_IO_URING_BPF_OPS is needed"),
+            std::string::npos);
+  // Without the pre-check, libbpf's own failure is explained the same way.
+  uringc::ControllerOptions o;
+  o.check_kernel = false;
+  auto c2 = uringc::Controller::OpenFile(URINGC_NOP_NAMED_OBJECT, o);
+  ASSERT_TRUE(c2.ok());
+  auto r2 = (*c2)->Load(**ring);
+  ASSERT_FALSE(r2.ok());
+  EXPECT_NE(r2.error().message.find("io_uring_bpf_ops"), std::string::npos) << r2.error().message;
+}
+
+TEST(CApiTest, OpenSetGetAndDestroy) {
+  const std::string elf = Slurp(URINGC_NOP_NAMED_OBJECT);
+  URINGC_OPTS(uringc_ctl_open_opts, opts, .object_name = "nop_named");
+  uringc_ctl* ctl = uringc_ctl__open_mem(elf.data(), elf.size(), &opts);
+  ASSERT_NE(ctl, nullptr) << uringc_last_error();
+  EXPECT_EQ(uringc_ctl__set(ctl, "total", "42"), 0);
+  int64_t v = 0;
+  EXPECT_EQ(uringc_ctl__get_int(ctl, "total", &v), 0);
+  EXPECT_EQ(v, 42);
+  EXPECT_EQ(uringc_ctl__set_int(ctl, "inflight", -1), -ERANGE);
+  EXPECT_NE(std::string(uringc_ctl__last_error(ctl)).find("unsigned"), std::string::npos);
+  uint32_t k = 0;
+  EXPECT_EQ(uringc_ctl__get_bytes(ctl, "inflight", &k, sizeof(k)), 0);
+  EXPECT_EQ(k, 1u);
+  EXPECT_EQ(uringc_ctl__attach(ctl), -EINVAL);
+  uringc_ctl__destroy(ctl);
+  uringc_ctl__destroy(nullptr);
+}
+
+TEST(CApiTest, OptionsMustCarryTheirSize) {
+  uringc_ctl_open_opts bad{};  // sz == 0
+  EXPECT_EQ(uringc_ctl__open_file(URINGC_NOP_NAMED_OBJECT, &bad), nullptr);
+  EXPECT_EQ(errno, EINVAL);
+  EXPECT_EQ(uringc_ctl__open_file("/nonexistent.bpf.o", nullptr), nullptr);
+  EXPECT_NE(std::string(uringc_last_error()).find("cannot open"), std::string::npos);
+}
+
+TEST(CApiTest, RingAndLoadWithoutTheFeature) {
+  if (KernelHasBpfOps()) GTEST_SKIP() << "this kernel has io_uring_bpf_ops";
+  URINGC_OPTS(uringc_ring_opts, ro, .sq_entries = 16, .mem_region_size = 4096);
+  uringc_ring* ring = uringc_ring__create(&ro);
+  ASSERT_NE(ring, nullptr) << uringc_last_error();
+  size_t size = 0;
+  EXPECT_NE(uringc_ring__mem_region(ring, &size), nullptr);
+  EXPECT_EQ(size, 4096u);
+  uringc_ctl* ctl = uringc_ctl__open_file(URINGC_NOP_NAMED_OBJECT, nullptr);
+  ASSERT_NE(ctl, nullptr);
+  EXPECT_EQ(uringc_ctl__load(ctl, ring), -ESRCH);
+  EXPECT_NE(std::string(uringc_ctl__last_error(ctl)).find("io_uring_bpf_ops"), std::string::npos);
+  uringc_ring__destroy(ring);  // ring first, then the controller: any order is fine
+  uringc_ctl__destroy(ctl);
+}
+
+}  // namespace

@@ -1,0 +1,61 @@
+// ParseRunArgs / ParseRunArg: the run command's options, parameter value forms and usage errors.
+#include "run_args.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace {
+
+uringc::Result<uringc::RunArgs> Parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "uringc-run");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  return uringc::ParseRunArgs(static_cast<int>(argv.size()), argv.data());
+}
+
+TEST(RunArgsTest, OptionsAndParameters) {
+  auto r = Parse({"copy.bpf.o", "--arg", "src=in.txt:r", "--arg=dst=out.txt:create", "--arg",
+                  "buf=buffer:64k", "--arg", "n=-3", "--sq-entries", "128", "--cq-entries=256",
+                  "--mem-region", "4096", "--verifier-log=v.log", "--ops", "a_ops", "--vm",
+                  "--suite", "trixie-backports", "--max-enters", "10"});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->object, "copy.bpf.o");
+  ASSERT_EQ(r->args.size(), 4u);
+  EXPECT_EQ(r->args[0].kind, uringc::RunArg::Kind::kFile);
+  EXPECT_EQ(r->args[0].value, "in.txt");
+  EXPECT_EQ(r->args[0].mode, "r");
+  EXPECT_EQ(r->args[1].name, "dst");
+  EXPECT_EQ(r->args[1].mode, "create");
+  EXPECT_EQ(r->args[2].kind, uringc::RunArg::Kind::kBuffer);
+  EXPECT_EQ(r->args[2].size, 65536u);
+  EXPECT_EQ(r->args[3].kind, uringc::RunArg::Kind::kValue);
+  EXPECT_EQ(r->args[3].value, "-3");
+  EXPECT_EQ(r->sq_entries, 128u);
+  EXPECT_EQ(r->cq_entries, 256u);
+  EXPECT_EQ(r->mem_region, 4096u);
+  EXPECT_EQ(r->verifier_log, "v.log");
+  EXPECT_EQ(r->ops_map, "a_ops");
+  EXPECT_TRUE(r->vm);
+  EXPECT_EQ(r->suites, std::vector<std::string>{"trixie-backports"});
+  EXPECT_EQ(r->max_enters, 10u);
+}
+
+TEST(RunArgsTest, Errors) {
+  EXPECT_NE(Parse({}).error().message.find("no object file"), std::string::npos);
+  EXPECT_NE(Parse({"a.o", "b.o"}).error().message.find("only one object"), std::string::npos);
+  EXPECT_NE(Parse({"a.o", "--arg", "x"}).error().message.find("NAME=VALUE"), std::string::npos);
+  EXPECT_NE(Parse({"a.o", "--arg", "x=f:rx"}).error().message.find("not a file mode"),
+            std::string::npos);
+  EXPECT_NE(Parse({"a.o", "--arg", "x=buffer:0"}).error().message.find("1 byte to 1 GiB"),
+            std::string::npos);
+  EXPECT_NE(Parse({"a.o", "--sq-entries"}).error().message.find("needs a value"),
+            std::string::npos);
+  EXPECT_NE(Parse({"a.o", "--sq-entries", "many"}).error().message.find("not a number"),
+            std::string::npos);
+  EXPECT_NE(Parse({"a.o", "--frobnicate"}).error().message.find("unknown option"),
+            std::string::npos);
+  EXPECT_TRUE(Parse({"--help"})->help);
+}
+
+}  // namespace

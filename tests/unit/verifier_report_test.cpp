@@ -1,0 +1,91 @@
+// BuildVerifierReport with a real object built on the host (bad_oob.bpf.o, its line table) and the
+// log the 7.2 guest printed for it: the diagnostic must land on the offending expression.
+#include "uringc/verifier_report.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "diag/formatter.h"
+
+namespace {
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in.good()) << path;
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(VerifierReportTest, MapsTheFailureToFileLineColumn) {
+  const std::string elf = Slurp(URINGC_BAD_OOB_OBJECT);
+  auto lines = uringc::ReadLineInfo(elf);
+  ASSERT_TRUE(lines.ok()) << lines.error().message;
+  const auto rep = uringc::BuildVerifierReport(
+      "bad_oob_step", "struct_ops.s/bad_oob_step", -EACCES,
+      Slurp(std::string(URINGC_TESTDATA_DIR) + "/verifier/bad_oob.7.2.log"), *lines);
+  EXPECT_EQ(rep.diagnostic.kind, uringc::kRegionOutOfBounds);
+  const uringc::SourceFile* f = rep.sources.Get(rep.diagnostic.range.file);
+  ASSERT_NE(f, nullptr);
+  const uringc::LineCol at = f->LineColOf(rep.diagnostic.range.begin);
+  EXPECT_EQ(at.line, 13u);
+  EXPECT_EQ(at.column, 14u);  // `sqes[8]`
+  EXPECT_NE(rep.text.find("bad_oob.bpf.c:13:14: error: "), std::string::npos) << rep.text;
+  EXPECT_NE(rep.text.find("[RegionOutOfBounds]"), std::string::npos);
+  EXPECT_NE(rep.text.find("\tbad_value = sqes[8];\n\t            ^~~~"), std::string::npos)
+      << rep.text;
+  EXPECT_NE(rep.text.find("offset 64 (8 bytes) is outside the region, which is 64 bytes"),
+            std::string::npos);
+}
+
+TEST(VerifierReportTest, SourceMissingOnDiskUsesTheLineTextFromBtf) {
+  std::vector<uringc::LineInfo> lines = {
+      {"struct_ops.s/step", 4, "/nonexistent/prog.uring", 7, 5, "    read(fd, buf, n)"}};
+  const std::string log =
+      "; read(fd, buf, n) @ prog.uring:7\n"
+      "4: (79) r1 = *(u64 *)(r0 +0)\n"
+      "R0 invalid mem access 'mem_or_null'\n";
+  const auto rep =
+      uringc::BuildVerifierReport("step", "struct_ops.s/step", -EACCES, log, lines);
+  EXPECT_EQ(rep.diagnostic.kind, uringc::kMissingNullCheck);
+  EXPECT_NE(rep.text.find("/nonexistent/prog.uring:7:5: error: "), std::string::npos) << rep.text;
+  EXPECT_NE(rep.text.find("    read(fd, buf, n)\n    ^~~~"), std::string::npos) << rep.text;
+}
+
+// The 7.3 structured report: column from At:, the causal path as notes at their places, the
+// kernel's suggestion in the hint. With the source missing on disk (the guest case) the lines come
+// from BTF.
+TEST(VerifierReportTest, StructuredReportWithCausalPathNotes) {
+  auto lines = uringc::ReadLineInfo(Slurp(URINGC_BAD_OOB_OBJECT));
+  ASSERT_TRUE(lines.ok());
+  for (uringc::LineInfo& li : *lines) li.file = "/elsewhere/bad_oob.bpf.c";
+  const auto rep = uringc::BuildVerifierReport(
+      "bad_oob_step", "struct_ops.s/bad_oob_step", -EACCES,
+      Slurp(std::string(URINGC_TESTDATA_DIR) + "/verifier/bad_oob.7.3.log"), *lines);
+  EXPECT_EQ(rep.diagnostic.kind, uringc::kRegionOutOfBounds);
+  EXPECT_NE(rep.text.find("/elsewhere/bad_oob.bpf.c:13:14: error: "), std::string::npos)
+      << rep.text;
+  EXPECT_NE(rep.text.find("/elsewhere/bad_oob.bpf.c:9:24: note: update: R0 changed from "
+                          "uninitialized value to mem_or_null at offset 0\n"
+                          "\t__u64 *sqes = (void *)bpf_io_uring_get_region(ring, IOU_REGION_SQ, "
+                          "64);\n"),
+            std::string::npos)
+      << rep.text;
+  EXPECT_NE(rep.text.find("/elsewhere/bad_oob.bpf.c:11:6: note: branch: took the false branch"),
+            std::string::npos)
+      << rep.text;
+  EXPECT_NE(rep.text.find("the verifier suggests: Add or adjust a bounds check"),
+            std::string::npos);
+  ASSERT_FALSE(rep.diagnostic.notes.empty());
+  EXPECT_EQ(rep.diagnostic.notes.back().message.rfind("hint: ", 0), 0u);
+}
+
+TEST(VerifierReportTest, NoSourceInformationStillGivesAMessage) {
+  const auto rep = uringc::BuildVerifierReport("step", "s", -EINVAL, "R2 !read_ok\n", {});
+  EXPECT_EQ(rep.diagnostic.kind, uringc::kVerifierRejected);
+  EXPECT_NE(rep.text.find("R2 !read_ok"), std::string::npos);
+}
+
+}  // namespace
