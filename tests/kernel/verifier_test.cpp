@@ -7,6 +7,7 @@
 
 #include "kernel_test_util.h"
 #include "uringc/controller.h"
+#include "uringc/features.h"
 #include "uringc/ring.h"
 #include "uringc/verifier_log.h"
 
@@ -16,6 +17,7 @@ URINGC_EMBEDDED(bad_loop_bpf_object);
 URINGC_EMBEDDED(bad_complex_bpf_object);
 URINGC_EMBEDDED(bad_sleepable_bpf_object);
 URINGC_EMBEDDED(bad_kfunc_bpf_object);
+URINGC_EMBEDDED(bad_kfunc_strong_bpf_object);
 URINGC_EMBEDDED(bad_oob_source);
 URINGC_EMBEDDED(bad_null_source);
 URINGC_EMBEDDED(bad_loop_source);
@@ -99,5 +101,27 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"bad_kfunc", &bad_kfunc_bpf_object_obj, &bad_kfunc_source_obj, "UnknownKfunc",
                 "bpf_io_uring_frobnicate(ring);"}),
     [](const auto& info) { return std::string(info.param.name); });
+
+// Without __weak, libbpf rejects the unknown kfunc before the verifier runs: no verifier log,
+// but the same kind of explanation from libbpf's message.
+TEST(VerifierTest, UnknownStrongKfuncIsExplainedFromLibbpf) {
+  auto features = uringc::DetectKernelFeatures();
+  if (!features.ok() || !features->has_bpf_ops) {
+    if (uringc_test::FeatureRequired()) FAIL() << "kernel lacks io_uring_bpf_ops";
+    GTEST_SKIP() << "kernel lacks io_uring_bpf_ops";
+  }
+  auto ring = uringc::Ring::Create({});
+  ASSERT_TRUE(ring.ok());
+  auto ctl = uringc::Controller::OpenMemory(bad_kfunc_strong_bpf_object_obj.begin,
+                                            bad_kfunc_strong_bpf_object_obj.size());
+  ASSERT_TRUE(ctl.ok()) << ctl.error().message;
+  auto loaded = (*ctl)->Load(**ring);
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_EQ((*ctl)->verifier_report(), nullptr);
+  EXPECT_NE(loaded.error().message.find("no kfunc `bpf_io_uring_frobnicate`"), std::string::npos)
+      << loaded.error().message;
+  EXPECT_NE(loaded.error().message.find("[UnknownKfunc]"), std::string::npos);
+  std::printf("%s\n", loaded.error().message.c_str());
+}
 
 }  // namespace
