@@ -1,6 +1,8 @@
 // Pass pipeline, code generation and LLVM diagnostics for a BpfModule; see codegen.h.
 #include "emit/codegen.h"
 
+#include <map>
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/DiagnosticHandler.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -25,13 +27,40 @@ class DiagnosticCollector : public llvm::DiagnosticHandler {
     SourceRange range = RangeOf(info);
     std::string kind = message.find("stack limit") != std::string::npos ? "BpfStackLimit"
                                                                         : "BackendError";
+    // LLVM repeats some errors once per instruction (the stack limit, once per stack access):
+    // keep one diagnostic per message, and the other places it named as notes.
+    auto [it, inserted] = seen_.emplace(message, collected_.size());
+    if (!inserted) {
+      Diagnostic& first = collected_[it->second];
+      if (range.file != 0 && first.notes.size() < kMaxNotes && !SameLine(first, range)) {
+        first.notes.push_back({range, "also reported here"});
+      }
+      return true;
+    }
+    Diagnostic d;
+    d.kind = kind;
+    d.range = range;
+    if (kind == "BpfStackLimit") {
+      d.message = "the program needs more than the 512 bytes of stack BPF allows (LLVM: " +
+                  message + ")";
+    }
     if (severity == llvm::DS_Error) {
-      diags_.Error(kind, range, "the BPF backend rejected the program: " + message);
+      d.severity = Severity::kError;
+      if (d.message.empty()) d.message = "the BPF backend rejected the program: " + message;
       errors_++;
     } else {
-      diags_.Warning(kind, range, "the BPF backend warns: " + message);
+      d.severity = Severity::kWarning;
+      d.message = "the BPF backend warns: " + message;
     }
+    collected_.push_back(std::move(d));
     return true;
+  }
+
+  /// Moves what was collected into the caller's list.
+  void Flush() {
+    for (Diagnostic& d : collected_) diags_.Add(std::move(d));
+    collected_.clear();
+    seen_.clear();
   }
 
   int errors() const { return errors_; }
@@ -88,8 +117,23 @@ class DiagnosticCollector : public llvm::DiagnosticHandler {
     return {};
   }
 
+  bool SameLine(const Diagnostic& d, SourceRange r) const {
+    auto line = [&](SourceRange x) {
+      const SourceFile* f = module_.sources().Get(x.file);
+      return f ? f->LineColOf(x.begin).line : 0;
+    };
+    if (d.range.file == r.file && line(d.range) == line(r)) return true;
+    for (const DiagnosticNote& n : d.notes) {
+      if (n.range.file == r.file && line(n.range) == line(r)) return true;
+    }
+    return false;
+  }
+
+  static constexpr size_t kMaxNotes = 4;
   BpfModule& module_;
   DiagnosticList& diags_;
+  std::vector<Diagnostic> collected_;
+  std::map<std::string, size_t> seen_;
   int errors_ = 0;
 };
 
@@ -126,7 +170,10 @@ std::optional<std::string> Codegen(BpfModule& module, const CodegenOptions& opti
   auto owned = std::make_unique<DiagnosticCollector>(module, diags);
   DiagnosticCollector* collector = owned.get();
   ctx.setDiagnosticHandler(std::move(owned));
-  auto restore = [&ctx] { ctx.setDiagnosticHandler(std::make_unique<llvm::DiagnosticHandler>()); };
+  auto restore = [&ctx, collector] {
+    collector->Flush();
+    ctx.setDiagnosticHandler(std::make_unique<llvm::DiagnosticHandler>());
+  };
 
   llvm::Module& m = module.module();
   RunPipeline(m, *tm, options.opt);

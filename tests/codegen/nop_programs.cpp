@@ -69,7 +69,8 @@ std::optional<std::string> BuildNopProgram(const NopProgramSpec& spec,
                                     .abi = spec.abi,
                                     .optimized = options.opt != OptLevel::kO0});
   const SourceRange graph = Find(sources, file, "graph " + name);
-  const SourceRange end = Find(sources, file, "\n}") ;
+  SourceRange end = Find(sources, file, "\n}");  // the graph's closing brace
+  end.begin++;
   const SourceRange loop = Find(sources, file, chain ? "repeat n" : "while submitted < n");
   const SourceRange nop = Find(sources, file, "nop()");
   const SourceRange completed_stmt = Find(sources, file, "completed += 1");
