@@ -22,10 +22,13 @@ using CqeHandler = std::function<void(StepBuilder&, const Cqe&)>;
 struct ReapResult {
   llvm::Value* head = nullptr;     ///< i32: the CQ head after reaping (already published)
   llvm::Value* reaped = nullptr;   ///< i32: CQEs handled this step
+  llvm::Value* cq_tail_ptr = nullptr;  ///< where the kernel publishes the CQ tail
 };
 
 /// Reaps at most `max_cqes` CQEs, calling `handler` for each in ring order. The handler emits at
-/// the builder's insertion point and may Stop() the step.
+/// the builder's insertion point and may Stop() the step. The verifier walks the loop once per
+/// possible iteration, so `max_cqes` is best the most completions that can be pending at once
+/// (what the lowering knows from the graph), not a generous constant.
 ReapResult EmitReapLoop(StepBuilder& sb, const RingRegions& regions, const RingConstants& rc,
                         uint32_t max_cqes, const CqeHandler& handler);
 

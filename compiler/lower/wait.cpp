@@ -8,12 +8,10 @@ void EmitSetWaitIndex(StepBuilder& sb, llvm::Value* index) {
   sb.Store(ScalarType::kU32, sb.loop_params(), 0, index, 4);
 }
 
-void EmitContinueAtNextCqe(StepBuilder& sb, const RingRegions& regions, const RingConstants& rc,
-                           llvm::Value* head) {
+void EmitContinueAtNextCqe(StepBuilder& sb, const ReapResult& reaped) {
   llvm::IRBuilder<>& ir = sb.ir();
-  llvm::Value* tail_ptr = sb.At(regions.rings, ir.CreateZExt(sb.ReadConst(rc.cq_tail_off),
-                                                              ir.getInt64Ty()));
-  llvm::Value* tail = sb.Load(ScalarType::kU32, tail_ptr, 0, 4, /*is_volatile=*/true);
+  llvm::Value* head = reaped.head;
+  llvm::Value* tail = sb.Load(ScalarType::kU32, reaped.cq_tail_ptr, 0, 4, /*is_volatile=*/true);
   llvm::Value* waiting = ir.CreateICmpNE(tail, head);
   EmitSetWaitIndex(sb, ir.CreateSelect(waiting, head, ir.CreateAdd(head, ir.getInt32(1))));
   sb.Return(LoopAction::kContinue);

@@ -13,7 +13,6 @@ void EmitSetWaitIndex(StepBuilder& sb, llvm::Value* index);
 
 /// Wake at the next completion: cq_wait_idx = head + 1, or head (at once) when CQEs are still
 /// waiting because the reap bound stopped early. Then returns CONTINUE.
-void EmitContinueAtNextCqe(StepBuilder& sb, const RingRegions& regions, const RingConstants& rc,
-                           llvm::Value* head);
+void EmitContinueAtNextCqe(StepBuilder& sb, const ReapResult& reaped);
 
 }  // namespace uringc

@@ -1,7 +1,7 @@
 // uringc_nop_gen: writes a generated NOP controller to a file. Used by the build (objects the
 // kernel tests embed), by the objdump check and by the codegen benchmark (scripts/bench-codegen.sh),
 // which times it in a fresh process.
-//   uringc_nop_gen [--inflight=K] [--target-kernel=7.1|7.2|7.3] [-O0|-O2]
+//   uringc_nop_gen [--inflight=K] [--max-cqes=B] [--target-kernel=7.1|7.2|7.3] [-O0|-O2]
 //                  [--emit=llvm|asm|obj] [--blow-stack] -o FILE
 #include <cstdio>
 #include <cstring>
@@ -34,12 +34,14 @@ int main(int argc, char** argv) {
       options.emit = arg == "--emit=llvm" ? EmitKind::kLlvm
                      : arg == "--emit=asm" ? EmitKind::kAsm
                                            : EmitKind::kObj;
+    } else if (arg.rfind("--max-cqes=", 0) == 0) {
+      spec.max_cqes = static_cast<uint32_t>(std::stoul(arg.substr(11)));
     } else if (arg == "--blow-stack") {
       spec.blow_stack = true;
     } else if (arg == "-o" && i + 1 < argc) {
       out = argv[++i];
     } else {
-      std::cerr << "usage: uringc_nop_gen [--inflight=K] [--target-kernel=V] [-O0|-O2] "
+      std::cerr << "usage: uringc_nop_gen [--inflight=K] [--max-cqes=B] [--target-kernel=V] [-O0|-O2] "
                    "[--emit=llvm|asm|obj] [--blow-stack] -o FILE\n";
       return 2;
     }

@@ -140,7 +140,7 @@ std::optional<std::string> BuildNopProgram(const NopProgramSpec& spec,
   });
 
   sb.SetLocation(nop);
-  ReapResult reaped = EmitReapLoop(sb, regions, rc, spec.max_cqes, [&](StepBuilder& b, const Cqe& cqe) {
+  ReapResult reaped = EmitReapLoop(sb, regions, rc, spec.max_cqes != 0 ? spec.max_cqes : tasks, [&](StepBuilder& b, const Cqe& cqe) {
     EmitDispatch(b, cqe,
                  {AwaitCase{kNopDone, [&](StepBuilder& b, llvm::Value* raw_task, const Cqe& c) {
                               b.SetLocation(nop);
@@ -158,7 +158,7 @@ std::optional<std::string> BuildNopProgram(const NopProgramSpec& spec,
   sb.SetLocation(end);
   EmitIf(sb, table.EmitAllFinished(sb), [](StepBuilder& b) { b.Stop(StopReason::kDone); });
   sb.SetLocation(loop);
-  EmitContinueAtNextCqe(sb, regions, rc, reaped.head);
+  EmitContinueAtNextCqe(sb, reaped);
 
   return Codegen(module, options, diags);
 }

@@ -23,8 +23,9 @@ struct NopProgramSpec {
   /// 0 builds the NOP chain; K >= 1 builds the in-flight controller with K tasks.
   uint32_t inflight = 0;
   KernelAbi abi = kDefaultKernelAbi;
-  /// Most CQEs reaped per step (the reap loop's constant bound).
-  uint32_t max_cqes = 64;
+  /// Most CQEs reaped per step (the reap loop's constant bound); 0 picks the most that can be
+  /// pending, one per task, as the rgir lowering will. 64 matches the hand-written controller.
+  uint32_t max_cqes = 0;
   /// Test-only: emit a frame larger than the BPF stack allows, to exercise backend diagnostics.
   bool blow_stack = false;
 };

@@ -26,6 +26,7 @@
   extern "C" const unsigned char sym##_end[];
 EMBEDDED(gen_nop_chain_bpf_object)
 EMBEDDED(gen_nop_chain_o0_bpf_object)
+EMBEDDED(gen_nop_chain_b64_bpf_object)
 EMBEDDED(gen_nop_inflight8_bpf_object)
 EMBEDDED(nop_inflight_bpf_object)
 
@@ -64,6 +65,8 @@ const Embedded kChainO2{"chain_O2", "nop_chain", gen_nop_chain_bpf_object,
                         gen_nop_chain_bpf_object_end};
 const Embedded kChainO0{"chain_O0", "nop_chain", gen_nop_chain_o0_bpf_object,
                         gen_nop_chain_o0_bpf_object_end};
+const Embedded kChainB64{"chain_O2_bound64", "nop_chain", gen_nop_chain_b64_bpf_object,
+                         gen_nop_chain_b64_bpf_object_end};
 const Embedded kInflight8{"inflight8_O2", "nop_inflight", gen_nop_inflight8_bpf_object,
                           gen_nop_inflight8_bpf_object_end};
 
@@ -244,7 +247,8 @@ TEST_P(GeneratedNopTest, CompletesExactlyN) {
 INSTANTIATE_TEST_SUITE_P(
     Objects, GeneratedNopTest,
     ::testing::Values(RunCase{&kChainO2, 0}, RunCase{&kChainO2, 1}, RunCase{&kChainO2, 1000},
-                      RunCase{&kChainO0, 100}, RunCase{&kInflight8, 5},
+                      RunCase{&kChainO0, 100}, RunCase{&kChainB64, 1000},
+                      RunCase{&kInflight8, 5},
                       RunCase{&kInflight8, 10000}),
     [](const auto& info) {
       return std::string(info.param.object->label) + "_N" + std::to_string(info.param.n);
@@ -263,11 +267,16 @@ TEST_F(RingFixture, VerifierLogShowsUringSource) {
 
 // Static and verifier instruction counts for docs/codegen.md: grep "[codegen-bench]".
 TEST_F(RingFixture, ReportsProcessedInsnsGeneratedChain) {
-  ASSERT_NO_FATAL_FAILURE(OpenGenerated(kChainO2, 1000));
-  ASSERT_NO_FATAL_FAILURE(Load(1));
-  if (IsSkipped()) return;
-  ASSERT_GT(ProcessedInsns(), 0) << log_;
-  std::printf("[codegen-bench] generated nop_chain -O2: processed %ld insns\n", ProcessedInsns());
+  for (const Embedded* e : {&kChainO2, &kChainB64, &kChainO0}) {
+    ASSERT_NO_FATAL_FAILURE(OpenGenerated(*e, 1000));
+    ASSERT_NO_FATAL_FAILURE(Load(1));
+    if (IsSkipped()) return;
+    ASSERT_GT(ProcessedInsns(), 0) << log_;
+    std::printf("[codegen-bench] generated nop_chain %s: processed %ld insns\n", e->label,
+                ProcessedInsns());
+    bpf_object__close(object_);
+    object_ = nullptr;
+  }
 }
 
 TEST_F(RingFixture, ReportsProcessedInsnsGeneratedInflight8) {
