@@ -1,7 +1,8 @@
-// uringc_nop_gen: writes a generated NOP controller to a file. Used by the build (objects the
+// uringc_nop_gen: writes a generated NOP controller (or, with --program=requests, the controller
+// that issues one request of each kind, see request_program.h) to a file. Used by the build (objects the
 // kernel tests embed), by the objdump check and by the codegen benchmark (scripts/bench-codegen.sh),
 // which times it in a fresh process.
-//   uringc_nop_gen [--inflight=K] [--max-cqes=B] [--target-kernel=7.1|7.2|7.3] [-O0|-O2]
+//   uringc_nop_gen [--program=requests] [--inflight=K] [--max-cqes=B] [--target-kernel=7.1|7.2|7.3] [-O0|-O2]
 //                  [--emit=llvm|asm|obj] [--blow-stack] -o FILE
 #include <cstdio>
 #include <cstring>
@@ -11,12 +12,14 @@
 
 #include "diag/formatter.h"
 #include "nop_programs.h"
+#include "request_program.h"
 
 int main(int argc, char** argv) {
   using namespace uringc;
   testing::NopProgramSpec spec;
   CodegenOptions options;
   std::string out;
+  bool requests = false;
   for (int i = 1; i < argc; i++) {
     std::string arg = argv[i];
     if (arg.rfind("--inflight=", 0) == 0) {
@@ -36,6 +39,8 @@ int main(int argc, char** argv) {
                                            : EmitKind::kObj;
     } else if (arg.rfind("--max-cqes=", 0) == 0) {
       spec.max_cqes = static_cast<uint32_t>(std::stoul(arg.substr(11)));
+    } else if (arg == "--program=requests") {
+      requests = true;
     } else if (arg == "--blow-stack") {
       spec.blow_stack = true;
     } else if (arg == "-o" && i + 1 < argc) {
@@ -52,7 +57,9 @@ int main(int argc, char** argv) {
   }
   SourceManager sources;
   DiagnosticList diags;
-  std::optional<std::string> bytes = testing::BuildNopProgram(spec, options, diags, &sources);
+  std::optional<std::string> bytes =
+      requests ? testing::BuildRequestProgram(options, diags, &sources)
+               : testing::BuildNopProgram(spec, options, diags, &sources);
   for (const Diagnostic& d : diags.items()) std::cerr << FormatText(d, sources);
   if (!bytes) return 1;
   std::ofstream file(out, std::ios::binary);
