@@ -209,7 +209,11 @@ llvm::DILocation* BpfModule::Location(SourceRange range, const BpfProgram& progr
   LineCol lc = file ? file->LineColOf(range.begin) : LineCol{};
   llvm::DIScope* scope = program.subprogram;
   if (range.file != program.decl.file) {
-    scope = di_->createLexicalBlockFile(program.subprogram, File(range.file));
+    llvm::DILexicalBlockFile*& block = file_scopes_[{program.subprogram, range.file}];
+    if (block == nullptr) {
+      block = di_->createLexicalBlockFile(program.subprogram, File(range.file));
+    }
+    scope = block;
   }
   return llvm::DILocation::get(*context_, lc.line, lc.column, scope);
 }

@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "diag/diagnostic.h"
@@ -126,6 +127,8 @@ class BpfModule {
   std::unique_ptr<DebugTypes> types_;
   llvm::DICompileUnit* cu_ = nullptr;
   std::map<uint32_t, llvm::DIFile*> files_;
+  /// Scopes for code of one program that comes from another file (an imported module).
+  std::map<std::pair<llvm::DISubprogram*, uint32_t>, llvm::DILexicalBlockFile*> file_scopes_;
   std::vector<llvm::GlobalValue*> used_;
   llvm::Function* get_region_ = nullptr;
   llvm::Function* submit_sqes_ = nullptr;

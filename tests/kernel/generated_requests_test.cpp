@@ -77,7 +77,9 @@ class GeneratedRequestTest : public RingFixture {
 
 TEST_F(GeneratedRequestTest, Nop) {
   Run(RequestOp::kNop, {});
-  if (ran_) EXPECT_EQ(res1_, 0);
+  if (ran_) {
+    EXPECT_EQ(res1_, 0);
+  }
 }
 
 TEST_F(GeneratedRequestTest, ReadAtOffset) {
@@ -184,7 +186,9 @@ TEST_F(GeneratedRequestTest, Fsync) {
   int fd = Track(memfd_create("uringc_fsync", 0));
   ASSERT_EQ(write(fd, "x", 1), 1);
   Run(RequestOp::kFsync, {.fd = fd, .flags = IORING_FSYNC_DATASYNC});
-  if (ran_) EXPECT_EQ(res1_, 0);
+  if (ran_) {
+    EXPECT_EQ(res1_, 0);
+  }
 }
 
 TEST_F(GeneratedRequestTest, Openat) {
@@ -204,7 +208,9 @@ TEST_F(GeneratedRequestTest, PollAdd) {
   Track(p[1]);
   ASSERT_EQ(write(p[1], "!", 1), 1);
   Run(RequestOp::kPollAdd, {.fd = p[0], .flags = POLLIN});
-  if (ran_) EXPECT_EQ(res1_ & POLLIN, POLLIN);
+  if (ran_) {
+    EXPECT_EQ(res1_ & POLLIN, POLLIN);
+  }
 }
 
 TEST_F(GeneratedRequestTest, TimeoutExpires) {
