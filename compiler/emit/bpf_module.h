@@ -1,0 +1,138 @@
+// BpfModule: one in-memory LLVM module that becomes one controller object. It owns the LLVM
+// context, the module and its debug info, and creates the object-level pieces the BPF backend and
+// libbpf expect: struct_ops programs in `struct_ops.s/<name>`, the `io_uring_bpf_ops` variable in
+// `.struct_ops.link`, kfunc externs in `.ksyms`, `.rodata` constants, `.bss` globals, the license
+// and `llvm.compiler.used`. The compile unit's DIFile embeds the `.uring` source text, so the BTF
+// line info (and hence the verifier log) and `llvm-objdump -S` show `.uring` lines.
+//
+// Instruction-level code (what a program does) is built by compiler/lower on top of this class;
+// compiler/emit/codegen.h turns a finished module into text IR, assembly or an ELF object.
+//
+// CO-RE is deliberately not used: the BPF backend caches CO-RE globals process-wide and a second
+// module in one process crashed (LLVM 19 and 22). The only kernel struct read or written,
+// `iou_loop_params`, is a single __u32 at offset 0 and is accessed with a plain offset.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "diag/diagnostic.h"
+#include "emit/debug_types.h"
+#include "emit/kernel_abi.h"
+#include "llvm/IR/DIBuilder.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "source/source_file.h"
+
+namespace uringc {
+
+struct BpfModuleOptions {
+  /// The module's name (and the object's), e.g. the graph file's stem.
+  std::string name;
+  /// The sources of this compilation; must outlive the module.
+  const SourceManager* sources = nullptr;
+  /// The file the compile unit is named after (the file holding the graph).
+  uint32_t main_file = 0;
+  KernelAbi abi = kDefaultKernelAbi;
+  /// Recorded in the compile unit; the optimisation level itself is chosen at codegen.
+  bool optimized = false;
+  std::string license = "Dual BSD/GPL";
+};
+
+/// A struct_ops program function `i32 (ptr ctx)` and its debug scope.
+struct BpfProgram {
+  std::string name;
+  llvm::Function* function = nullptr;
+  llvm::DISubprogram* subprogram = nullptr;
+  /// Where the program was declared; used for code and diagnostics without a better place.
+  SourceRange decl;
+};
+
+class BpfModule {
+ public:
+  explicit BpfModule(const BpfModuleOptions& options);
+  ~BpfModule();
+  BpfModule(const BpfModule&) = delete;
+  BpfModule& operator=(const BpfModule&) = delete;
+
+  llvm::LLVMContext& context() { return *context_; }
+  llvm::Module& module() { return *module_; }
+  llvm::DIBuilder& di() { return *di_; }
+  DebugTypes& types() { return *types_; }
+  KernelAbi abi() const { return options_.abi; }
+  const SourceManager& sources() const { return *options_.sources; }
+
+  /// The LLVM type of a scalar (i8 ... i64; signedness lives in the operations).
+  llvm::IntegerType* IrType(ScalarType type);
+
+  /// Defines the struct_ops program `name` in section `struct_ops.s/<name>` (sleepable, because
+  /// bpf_io_uring_submit_sqes is), with a distinct DISubprogram and a named `ctx` parameter.
+  /// The function has no body yet: compiler/lower adds the blocks.
+  BpfProgram CreateProgram(std::string_view name, SourceRange decl);
+
+  /// Defines the `io_uring_bpf_ops` variable `name` in `.struct_ops.link` whose loop_step is
+  /// `program`. ring_fd stays 0: the loader sets it before load.
+  llvm::GlobalVariable* CreateOps(std::string_view name, const BpfProgram& program);
+
+  /// `__u8 *bpf_io_uring_get_region(ctx *, __u32 region_id, const size_t rdwr_buf_size)`.
+  llvm::Function* GetRegionKfunc();
+  /// `int bpf_io_uring_submit_sqes(ctx *, __u32 nr)`.
+  llvm::Function* SubmitSqesKfunc();
+
+  /// A load-time constant in `.rodata` (`const volatile`), initialised to `initial`; the loader
+  /// may overwrite it before load, after which the kernel freezes it and the verifier sees its
+  /// value. Read it with a volatile load (see lower/step_builder.h) or -O2 folds `initial`.
+  llvm::GlobalVariable* AddRodata(std::string_view name, ScalarType type, uint64_t initial,
+                                  SourceRange decl);
+  /// A zero-initialised scalar in `.bss`.
+  llvm::GlobalVariable* AddBss(std::string_view name, ScalarType type, SourceRange decl);
+  /// A zero-initialised `.bss` global of any type with its debug type and alignment.
+  llvm::GlobalVariable* AddBss(std::string_view name, llvm::Type* type, llvm::DIType* debug_type,
+                               uint32_t align, SourceRange decl);
+
+  /// The DILocation of `range`'s first byte inside `program`. Ranges in another file than the
+  /// program's get a DILexicalBlockFile scope; a range without a file maps to the declaration.
+  llvm::DILocation* Location(SourceRange range, const BpfProgram& program);
+
+  /// The DIFile of a source file (created on first use, with the file's text embedded); id 0
+  /// gives the main file.
+  llvm::DIFile* File(uint32_t file_id);
+
+  /// Maps a location LLVM reports (file name as given to the DIFile, 1-based line and column)
+  /// back to a one-byte SourceRange; an empty range when the file is not one of ours.
+  SourceRange RangeOf(std::string_view file_name, uint32_t line, uint32_t column) const;
+
+  /// Finishes the module: license, `llvm.compiler.used`, debug info, removal of blocks nothing
+  /// branches to, and LLVM's IR verifier (whose failures are compiler bugs, reported as
+  /// `InternalCompilerError`). Returns false on error. Call exactly once, before codegen.
+  bool Finalize(DiagnosticList& diags);
+  bool finalized() const { return finalized_; }
+
+ private:
+  unsigned LineOf(SourceRange range) const;
+  llvm::DIGlobalVariableExpression* DebugGlobal(llvm::GlobalVariable* gv, llvm::DIType* type,
+                                                SourceRange decl);
+
+  BpfModuleOptions options_;
+  std::unique_ptr<llvm::LLVMContext> context_;
+  std::unique_ptr<llvm::Module> module_;
+  std::unique_ptr<llvm::DIBuilder> di_;
+  std::unique_ptr<DebugTypes> types_;
+  llvm::DICompileUnit* cu_ = nullptr;
+  std::map<uint32_t, llvm::DIFile*> files_;
+  /// Scopes for code of one program that comes from another file (an imported module).
+  std::map<std::pair<llvm::DISubprogram*, uint32_t>, llvm::DILexicalBlockFile*> file_scopes_;
+  std::vector<llvm::GlobalValue*> used_;
+  llvm::Function* get_region_ = nullptr;
+  llvm::Function* submit_sqes_ = nullptr;
+  bool finalized_ = false;
+};
+
+}  // namespace uringc

@@ -1,0 +1,27 @@
+// The kernel ABI variants a controller can be compiled for. They differ only in the name of the
+// struct that loop_step and the kfuncs receive first (`struct iou_ctx` from Linux 7.2 on, `struct
+// io_ring_ctx` in 7.1); the choice shows up in the object's BTF, which libbpf matches against the
+// running kernel.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace uringc {
+
+enum class KernelAbi {
+  kLinux7_1,  ///< loop_step(struct io_ring_ctx *, struct iou_loop_params *)
+  kLinux7_2,  ///< loop_step(struct iou_ctx *, struct iou_loop_params *); also 7.3
+};
+
+/// The default of `--target-kernel`.
+inline constexpr KernelAbi kDefaultKernelAbi = KernelAbi::kLinux7_2;
+
+/// Parses a `--target-kernel` value ("7.1", "7.2", "7.3"); nullopt for anything else. `auto`
+/// (read the running kernel's BTF) belongs to the driver, which calls this with what it found.
+std::optional<KernelAbi> ParseKernelAbi(std::string_view version);
+
+/// The name of the context struct the kernel passes to loop_step and the kfuncs.
+std::string_view ContextStructName(KernelAbi abi);
+
+}  // namespace uringc

@@ -1,0 +1,42 @@
+// Creates the BPF TargetMachine; see target.h.
+#include "emit/target.h"
+
+#include <mutex>
+
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Triple.h"
+
+extern "C" {
+void LLVMInitializeBPFTargetInfo();
+void LLVMInitializeBPFTarget();
+void LLVMInitializeBPFTargetMC();
+void LLVMInitializeBPFAsmPrinter();
+}
+
+namespace uringc {
+
+void InitializeBpfTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeBPFTargetInfo();
+    LLVMInitializeBPFTarget();
+    LLVMInitializeBPFTargetMC();
+    LLVMInitializeBPFAsmPrinter();
+  });
+}
+
+std::unique_ptr<llvm::TargetMachine> CreateBpfTargetMachine(OptLevel level, std::string* error) {
+  InitializeBpfTarget();
+  llvm::Triple triple(kBpfTriple);
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, *error);
+  if (target == nullptr) return nullptr;
+  llvm::TargetOptions options;
+  auto opt = level == OptLevel::kO0 ? llvm::CodeGenOptLevel::None : llvm::CodeGenOptLevel::Default;
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      triple, kBpfCpu, /*Features=*/"", options, llvm::Reloc::PIC_, std::nullopt, opt));
+  if (tm == nullptr) *error = "LLVM could not create a BPF target machine";
+  return tm;
+}
+
+}  // namespace uringc

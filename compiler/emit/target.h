@@ -1,0 +1,25 @@
+// The BPF target as uringc uses it: little-endian BPF, CPU v3 (ALU32 + JMP32) pinned because
+// LLVM's default CPU differs between versions, no relocation model games. One place creates the
+// TargetMachine so the module's data layout and the code generator always agree.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "llvm/Target/TargetMachine.h"
+
+namespace uringc {
+
+inline constexpr const char* kBpfTriple = "bpfel";
+inline constexpr const char* kBpfCpu = "v3";
+
+enum class OptLevel { kO0, kO2 };
+
+/// Registers the BPF target with LLVM (idempotent, thread-safe). Only BPF is initialised, which
+/// keeps start-up of a fresh `uringc` process short.
+void InitializeBpfTarget();
+
+/// A TargetMachine for bpfel/v3, or nullptr with *error set when LLVM lacks the BPF target.
+std::unique_ptr<llvm::TargetMachine> CreateBpfTargetMachine(OptLevel level, std::string* error);
+
+}  // namespace uringc

@@ -1,0 +1,116 @@
+// The per-program lowering context; see step_builder.h.
+#include "lower/step_builder.h"
+
+namespace uringc {
+
+StepBuilder::StepBuilder(BpfModule& module, const BpfProgram& program)
+    : module_(module), program_(program), ir_(module.context()) {
+  status_ = module.AddBss(program.name + "_status", ScalarType::kU32, program.decl);
+  detail_ = module.AddBss(program.name + "_detail", ScalarType::kS32, program.decl);
+  entry_ = llvm::BasicBlock::Create(context(), "entry", program.function);
+  ir_.SetInsertPoint(entry_);
+  SetLocation(program.decl);
+  // struct_ops programs receive `u64 *ctx`; argument k is ctx[k].
+  llvm::Value* ctx = program.function->getArg(0);
+  llvm::Type* ptr = llvm::PointerType::get(context(), 0);
+  ring_ = ir_.CreateIntToPtr(Load(ScalarType::kU64, ctx, 0, 8), ptr, "ring");
+  loop_params_ = ir_.CreateIntToPtr(Load(ScalarType::kU64, ctx, 8, 8), ptr, "lp");
+}
+
+void StepBuilder::SetLocation(SourceRange range) {
+  location_ = range;
+  ir_.SetCurrentDebugLocation(llvm::DebugLoc(module_.Location(range, program_)));
+}
+
+llvm::ConstantInt* StepBuilder::Const(ScalarType type, uint64_t value) {
+  return llvm::ConstantInt::get(module_.IrType(type), value);
+}
+
+llvm::Value* StepBuilder::At(llvm::Value* base, uint64_t offset) {
+  if (offset == 0) return base;
+  return ir_.CreateConstInBoundsGEP1_64(ir_.getInt8Ty(), base, offset);
+}
+
+llvm::Value* StepBuilder::At(llvm::Value* base, llvm::Value* offset) {
+  return ir_.CreateInBoundsGEP(ir_.getInt8Ty(), base, {offset});
+}
+
+llvm::Value* StepBuilder::Load(ScalarType type, llvm::Value* base, uint64_t offset,
+                               uint32_t align, bool is_volatile) {
+  return ir_.CreateAlignedLoad(module_.IrType(type), At(base, offset), llvm::Align(align),
+                               is_volatile);
+}
+
+void StepBuilder::Store(ScalarType type, llvm::Value* base, uint64_t offset, llvm::Value* value,
+                        uint32_t align, bool is_volatile) {
+  value = ir_.CreateZExtOrTrunc(value, module_.IrType(type));
+  ir_.CreateAlignedStore(value, At(base, offset), llvm::Align(align), is_volatile);
+}
+
+llvm::Value* StepBuilder::ReadConst(llvm::GlobalVariable* rodata) {
+  return ir_.CreateAlignedLoad(rodata->getValueType(), rodata, rodata->getAlign().valueOrOne(),
+                               /*isVolatile=*/true, rodata->getName());
+}
+
+void StepBuilder::Increment(llvm::GlobalVariable* global, ScalarType type, uint64_t delta) {
+  uint32_t size = ScalarSize(type);
+  llvm::Value* v = Load(type, global, 0, size);
+  Store(type, global, 0, ir_.CreateAdd(v, Const(type, delta)), size);
+}
+
+llvm::AllocaInst* StepBuilder::Local(ScalarType type, const char* name) {
+  llvm::IRBuilder<> entry(entry_, entry_->getFirstInsertionPt());
+  entry.SetCurrentDebugLocation(ir_.getCurrentDebugLocation());
+  uint32_t size = ScalarSize(type);
+  llvm::AllocaInst* slot = entry.CreateAlloca(module_.IrType(type), nullptr, name);
+  slot->setAlignment(llvm::Align(size));
+  // Zeroed where it is declared, in the entry block after every other alloca.
+  entry.SetInsertPoint(slot->getNextNode());
+  entry.CreateAlignedStore(Const(type, 0), slot, llvm::Align(size));
+  return slot;
+}
+
+llvm::BasicBlock* StepBuilder::NewBlock(const char* name) {
+  return llvm::BasicBlock::Create(context(), name, program_.function);
+}
+
+void StepBuilder::SetBlock(llvm::BasicBlock* block) { ir_.SetInsertPoint(block); }
+
+void StepBuilder::BranchTo(llvm::BasicBlock* block) {
+  ir_.CreateBr(block);
+  SetBlock(block);
+}
+
+void StepBuilder::Return(LoopAction action) {
+  ir_.CreateRet(ir_.getInt32(static_cast<uint32_t>(action)));
+  SetBlock(NewBlock("after.return"));
+}
+
+void StepBuilder::Stop(StopReason reason, llvm::Value* detail) {
+  Store(ScalarType::kU32, status_, 0, Const(ScalarType::kU32, static_cast<uint32_t>(reason)), 4);
+  if (detail != nullptr) {
+    Store(ScalarType::kS32, detail_, 0, ir_.CreateSExtOrTrunc(detail, ir_.getInt32Ty()), 4);
+  }
+  Return(LoopAction::kStop);
+}
+
+void StepBuilder::StopIf(llvm::Value* cond, StopReason reason, llvm::Value* detail) {
+  llvm::BasicBlock* stop = NewBlock("stop");
+  llvm::BasicBlock* cont = NewBlock("cont");
+  ir_.CreateCondBr(cond, stop, cont);
+  SetBlock(stop);
+  Stop(reason, detail);
+  SetBlock(cont);
+}
+
+void StepBuilder::ReturnIfStopped() {
+  llvm::Value* status = Load(ScalarType::kU32, status_, 0, 4);
+  llvm::BasicBlock* stopped = NewBlock("stopped");
+  llvm::BasicBlock* cont = NewBlock("running");
+  ir_.CreateCondBr(ir_.CreateICmpNE(status, Const(ScalarType::kU32, 0)), stopped, cont);
+  SetBlock(stopped);
+  Return(LoopAction::kStop);
+  SetBlock(cont);
+}
+
+}  // namespace uringc

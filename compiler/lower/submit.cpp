@@ -1,0 +1,79 @@
+// Writing SQEs into the SQ region and submitting them; see submit.h.
+#include "lower/submit.h"
+
+#include <linux/io_uring.h>
+
+#include <cstddef>
+
+#include "lower/control.h"
+
+namespace uringc {
+
+static_assert(sizeof(io_uring_sqe) == 64);
+static_assert(offsetof(io_uring_sqe, opcode) == 0 && offsetof(io_uring_sqe, flags) == 1 &&
+              offsetof(io_uring_sqe, fd) == 4 && offsetof(io_uring_sqe, off) == 8 &&
+              offsetof(io_uring_sqe, addr) == 16 && offsetof(io_uring_sqe, len) == 24 &&
+              offsetof(io_uring_sqe, rw_flags) == 28 && offsetof(io_uring_sqe, user_data) == 32);
+
+SubmitQueue::SubmitQueue(StepBuilder& sb, const RingRegions& regions, const RingConstants& rc)
+    : sqes_(regions.sqes), sq_entries_(rc.sq_entries) {
+  llvm::IRBuilder<>& ir = sb.ir();
+  sq_tail_ptr_ = sb.At(regions.rings, ir.CreateZExt(sb.ReadConst(rc.sq_tail_off),
+                                                     ir.getInt64Ty()));
+  sq_tail_ = sb.Load(ScalarType::kU32, sq_tail_ptr_, 0, 4);
+  pending_ = sb.module().AddBss(sb.program().name + "_pending", ScalarType::kU32,
+                               sb.program().decl);
+  sb.Store(ScalarType::kU32, pending_, 0, ir.getInt32(0), 4, /*is_volatile=*/true);
+}
+
+llvm::Value* SubmitQueue::Pending(StepBuilder& sb) {
+  return sb.Load(ScalarType::kU32, pending_, 0, 4, /*is_volatile=*/true);
+}
+
+void SubmitQueue::Push(StepBuilder& sb, const SqeFields& f) {
+  llvm::IRBuilder<>& ir = sb.ir();
+  llvm::Value* entries = sb.ReadConst(sq_entries_);
+  llvm::Value* pending = Pending(sb);
+  sb.StopIf(ir.CreateICmpUGE(pending, entries), StopReason::kSqFull);
+  llvm::Value* index =
+      ir.CreateAnd(ir.CreateAdd(sq_tail_, pending), ir.CreateSub(entries, ir.getInt32(1)));
+  llvm::Value* sqe = sb.At(sqes_, ir.CreateShl(ir.CreateZExt(index, ir.getInt64Ty()), 6, "sqe_off"));
+  // 64 bytes at 8-byte alignment: the backend turns this into eight 8-byte stores.
+  ir.CreateMemSet(sqe, ir.getInt8(0), ir.getInt64(sizeof(io_uring_sqe)), llvm::MaybeAlign(8));
+  // The true alignment of sqe + offset (sqe itself is 64-byte aligned), capped at 8: a store
+  // with less than that (e.g. align 1 for the opcode at offset 0) gets merged into the memset
+  // and degrades all of it to byte stores.
+  auto align_of = [](size_t offset) -> uint32_t {
+    return offset % 8 == 0 ? 8 : static_cast<uint32_t>(offset & (~offset + 1));
+  };
+  auto store = [&](ScalarType type, size_t offset, llvm::Value* v) {
+    if (v != nullptr) sb.Store(type, sqe, offset, v, align_of(offset));
+  };
+  store(ScalarType::kU8, offsetof(io_uring_sqe, opcode), ir.getInt8(f.opcode));
+  if (f.flags != 0) store(ScalarType::kU8, offsetof(io_uring_sqe, flags), ir.getInt8(f.flags));
+  store(ScalarType::kS32, offsetof(io_uring_sqe, fd), f.fd);
+  store(ScalarType::kU64, offsetof(io_uring_sqe, off), f.off);
+  store(ScalarType::kU64, offsetof(io_uring_sqe, addr), f.addr);
+  if (f.len != nullptr) {
+    store(ScalarType::kU32, offsetof(io_uring_sqe, len), f.len);
+  } else if (f.len_imm != 0) {
+    store(ScalarType::kU32, offsetof(io_uring_sqe, len), ir.getInt32(f.len_imm));
+  }
+  store(ScalarType::kU32, offsetof(io_uring_sqe, rw_flags), f.op_flags);
+  store(ScalarType::kU64, offsetof(io_uring_sqe, user_data), f.user_data);
+  sb.Store(ScalarType::kU32, pending_, 0, ir.CreateAdd(pending, ir.getInt32(1)), 4,
+           /*is_volatile=*/true);
+}
+
+void SubmitQueue::Flush(StepBuilder& sb) {
+  llvm::IRBuilder<>& ir = sb.ir();
+  llvm::Value* n = Pending(sb);
+  EmitIf(sb, ir.CreateICmpNE(n, ir.getInt32(0)), [&](StepBuilder& b) {
+    b.Store(ScalarType::kU32, sq_tail_ptr_, 0, ir.CreateAdd(sq_tail_, n), 4, /*is_volatile=*/true);
+    llvm::Value* ret = ir.CreateCall(b.module().SubmitSqesKfunc(), {b.ring(), n}, "submitted");
+    b.StopIf(ir.CreateICmpNE(ret, n), StopReason::kSubmitFailed, ret);
+    b.Store(ScalarType::kU32, pending_, 0, ir.getInt32(0), 4, /*is_volatile=*/true);
+  });
+}
+
+}  // namespace uringc

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Codegen benchmark: generated NOP controllers vs the hand-written C controller.
+
+Reports (1) static BPF instruction counts (llvm-objdump), (2) compile time in a fresh process:
+`uringc_nop_gen` (IR building + LLVM pipeline + codegen, what `uringc compile` will do after the
+front end) vs `clang -O2 -target bpf` of tests/controllers/nop_inflight.bpf.c, median of several
+runs, and with --vm (3) the verifier's "processed N insns" from the 7.2 and 7.3 guests.
+The numbers go into docs/codegen.md. Not a unit test: timings on a shared 2-core machine are noisy.
+
+Usage: scripts/bench_codegen.py [--build build] [--runs 21] [--vm]
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def static_insns(objdump, obj):
+    out = subprocess.run([objdump, "-d", obj], check=True, capture_output=True, text=True).stdout
+    return sum(1 for line in out.splitlines() if re.match(r"^\s+\d+:", line))
+
+
+def median_ms(argv, runs):
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(argv, check=len(argv) > 1, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times), min(times)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--vm", action="store_true", help="also boot the guests for processed insns")
+    parser.add_argument("--objdump", default="llvm-objdump-22")
+    parser.add_argument("--clang", default="clang-22")
+    args = parser.parse_args()
+    tests = os.path.join(args.build, "tests")
+    gen = os.path.join(tests, "uringc_nop_gen")
+
+    print("## Static BPF instructions (llvm-objdump -d)")
+    objects = [
+        ("generated nop_chain -O2, reap bound 1 (default)", "gen_nop_chain.bpf.o"),
+        ("generated nop_chain -O2, reap bound 64 (as the C controller)", "gen_nop_chain_b64.bpf.o"),
+        ("generated nop_chain -O0", "gen_nop_chain_o0.bpf.o"),
+        ("generated nop_inflight K=8 -O2", "gen_nop_inflight8.bpf.o"),
+        ("hand-written nop_inflight.bpf.c, clang -O2", "nop_inflight.bpf.o"),
+    ]
+    base = static_insns(args.objdump, os.path.join(tests, "nop_inflight.bpf.o"))
+    for label, name in objects:
+        n = static_insns(args.objdump, os.path.join(tests, name))
+        print(f"- {label}: {n} ({n / base:.2f}x)")
+
+    print(f"\n## Compile time, fresh process, median (min) of {args.runs} runs")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out.o")
+        rows = [
+            ("uringc_nop_gen without arguments (process start + loading libLLVM.so)", [gen]),
+            ("uringc_nop_gen -O2 (nop_chain)", [gen, "-O2", "-o", out]),
+            ("uringc_nop_gen -O0 (nop_chain)", [gen, "-O0", "-o", out]),
+            ("uringc_nop_gen -O2 --inflight=8", [gen, "--inflight=8", "-O2", "-o", out]),
+            ("clang -O2 -g -target bpf nop_inflight.bpf.c",
+             [args.clang, "-target", "bpf", "-mcpu=v3", "-O2", "-g",
+              "-I" + os.path.join(ROOT, "runtime", "bpf"), "-I/usr/include/x86_64-linux-gnu",
+              "-c", os.path.join(ROOT, "tests", "controllers", "nop_inflight.bpf.c"), "-o", out]),
+        ]
+        for label, argv in rows:
+            med, best = median_ms(argv, args.runs)
+            print(f"- {label}: {med:.1f} ms ({best:.1f} ms)")
+
+    if args.vm:
+        print("\n## Verifier: processed insns (log_level 1, n=1000)")
+        manifest = os.path.join(tests, "vm-tests.json")
+        run = subprocess.run(
+            [sys.executable, os.path.join(ROOT, "tests", "vm", "run-vm-tests.py"),
+             "--manifest", manifest, "--filter", "*ReportsProcessedInsns*"],
+            capture_output=True, text=True)
+        for line in run.stdout.splitlines():
+            if "[codegen-bench]" in line:
+                print("- " + line.strip())
+        if run.returncode != 0:
+            print("VM run failed:\n" + run.stdout[-3000:], file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
