@@ -5,7 +5,7 @@
 // parser runs, so the rules below only meet NL where a statement may end.
 grammar Uring;
 
-file : sep? (decl (sep decl)* sep?)? EOF ;
+file : (decl | sep)* EOF ;
 
 decl
   : 'import' NAME ('.' NAME)*                                              # importDecl

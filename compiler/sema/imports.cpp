@@ -1,6 +1,7 @@
 // The `imports` pass: loads imported modules depth-first, so a module that imports itself
 // through a chain is seen while still on the stack (ImportCycle). `import a.b` is the file
-// `a/b.uring`, looked up in the stdlib directory first, then next to the importing file.
+// `a/b.uring`, looked up in the stdlib directory first, then in the main file's directory (so a
+// name means the same module everywhere), then next to the importing file.
 #include <limits.h>
 #include <stdlib.h>
 
@@ -19,6 +20,7 @@ class Loader {
 
   void Run() {
     state_.assign(1, State::kVisiting);
+    root_dir_ = DirOf(program_.root().path);
     if (char* real = realpath(program_.root().path.c_str(), nullptr)) {
       by_path_[real] = 0;
       free(real);
@@ -51,13 +53,14 @@ class Loader {
       std::string found = Find(program_.stdlib_dir + "/" + rel);
       if (found.empty()) {
         stdlib = false;
-        found = Find(importer_dir + "/" + rel);
+        found = Find(root_dir_ + "/" + rel);
       }
+      if (found.empty()) found = Find(importer_dir + "/" + rel);
       if (found.empty()) {
         Diagnostic& d = diags_.Error("ImportNotFound", imp->name_range,
-                                     "no module `" + imp->name + "`: neither `" +
-                                         program_.stdlib_dir + "/" + rel + "` nor `" +
-                                         importer_dir + "/" + rel + "` exists");
+                                     "no module `" + imp->name + "`: `" + rel +
+                                         "` is neither in the stdlib (`" + program_.stdlib_dir +
+                                         "`) nor next to the main file or this file");
         (void)d;
         continue;
       }
@@ -128,6 +131,7 @@ class Loader {
   DiagnosticList& diags_;
   const ParseOptions& parse_options_;
   std::vector<State> state_;
+  std::string root_dir_;
   std::vector<uint32_t> stack_;
   std::map<std::string, uint32_t> by_path_;
   std::map<uint32_t, const ast::ImportDecl*> import_sites_;
