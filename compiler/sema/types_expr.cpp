@@ -1,5 +1,6 @@
 // The `types` pass, expressions: computes each expression's type and constant value, checks
 // calls against request and fn signatures, and applies the conversion rules of type_rules.h.
+#include "ast/visit.h"
 #include "sema/type_checker.h"
 
 namespace uringc::sema::types_internal {
@@ -244,6 +245,15 @@ Type Checker::CheckBinary(BinaryExpr& b) {
   if (op == "&&" || op == "||") {
     Coerce(*b.lhs, Type::Bool(), "operand");
     Coerce(*b.rhs, Type::Bool(), "operand");
+    bool awaits = false;
+    VisitExprs(*b.rhs, [&](const Expr& x) {
+      if (auto* c = x.As<CallExpr>(); c && c->IsAwait()) awaits = true;
+    });
+    if (awaits) {
+      diags_.Error("AwaitInShortCircuit", b.rhs->range,
+                   "the right side of `" + op + "` runs only sometimes and cannot await a request "
+                   "or fn; compute it first with `let`");
+    }
     if (b.lhs->constant && b.rhs->constant) {
       bool d;
       b.constant = ConstValue{static_cast<uint64_t>(
