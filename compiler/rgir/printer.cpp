@@ -41,7 +41,13 @@ const char* TaskKind(Task::Kind k) {
 
 std::string ConstText(const Type& t, uint64_t v) {
   if (t.kind == Type::Kind::kBool) return v ? "true" : "false";
-  if (t.kind == Type::Kind::kDuration) return std::to_string(v) + "ns";
+  if (t.kind == Type::Kind::kDuration) {
+    // The largest unit that divides the value exactly: 10ms, 1s, 1500us.
+    if (v != 0 && v % 1000000000 == 0) return std::to_string(v / 1000000000) + "s";
+    if (v != 0 && v % 1000000 == 0) return std::to_string(v / 1000000) + "ms";
+    if (v != 0 && v % 1000 == 0) return std::to_string(v / 1000) + "us";
+    return std::to_string(v) + "ns";
+  }
   if ((t.kind == Type::Kind::kInt && t.is_signed) || t.kind == Type::Kind::kFd) {
     return std::to_string(static_cast<int64_t>(v));
   }
