@@ -1,0 +1,14 @@
+// `uringc check --emit=ast`: the AST as indented text, one node per line with its source position
+// and, after sema, its type and resolution. A debugging aid; its format may change.
+#pragma once
+
+#include <string>
+
+#include "ast/ast.h"
+#include "source/source_file.h"
+
+namespace uringc::ast {
+
+std::string PrintAst(const File& file, const SourceManager& sources);
+
+}  // namespace uringc::ast

@@ -1,0 +1,110 @@
+// Derived edges and the invariant check of rgir (see rgir.h).
+#include "rgir/rgir.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+#include <map>
+#include <tuple>
+
+namespace uringc::rgir {
+namespace {
+
+void CollectVars(const Expr& e, std::set<VarId>& out) {
+  if (e.op == Expr::Op::kVar) out.insert(e.id);
+  for (const Expr& o : e.operands) CollectVars(o, out);
+}
+
+std::set<VarId> VarsRead(const Node& n) {
+  std::set<VarId> vars;
+  if (n.value) CollectVars(*n.value, vars);
+  for (const Expr& a : n.args) CollectVars(a, vars);
+  if (n.timeout) CollectVars(*n.timeout, vars);
+  return vars;
+}
+
+}  // namespace
+
+void ComputeEdges(Graph& g) {
+  std::vector<Edge> edges;
+  std::map<VarId, std::vector<NodeId>> request_defs;
+  for (NodeId i = 0; i < g.nodes.size(); ++i) {
+    const Node& n = g.nodes[i];
+    if (n.kind == Node::Kind::kRequest && n.var != kNone) request_defs[n.var].push_back(i);
+  }
+  for (NodeId i = 0; i < g.nodes.size(); ++i) {
+    const Node& n = g.nodes[i];
+    if (n.next != kNone) edges.push_back({Edge::Kind::kControl, i, n.next});
+    if (n.alt != kNone) edges.push_back({Edge::Kind::kAlt, i, n.alt});
+    for (NodeId a : n.arms) edges.push_back({Edge::Kind::kControl, i, a});
+    if (n.kind == Node::Kind::kFork) {
+      for (TaskId t : n.tasks) edges.push_back({Edge::Kind::kSpawn, i, g.tasks[t].entry});
+    }
+    if (n.kind == Node::Kind::kExit && g.tasks[n.task].fork != kNone) {
+      // Done edge to the kJoin/kRace that waits on this task's fork.
+      const NodeId fork = g.tasks[n.task].fork;
+      for (NodeId j = 0; j < g.nodes.size(); ++j) {
+        if (g.nodes[j].fork == fork) edges.push_back({Edge::Kind::kDone, i, j});
+      }
+    }
+    // A node reading a variable that a request writes depends on that request's result.
+    for (VarId v : VarsRead(n)) {
+      auto it = request_defs.find(v);
+      if (it == request_defs.end()) continue;
+      for (NodeId def : it->second)
+        if (def != i) edges.push_back({Edge::Kind::kData, def, i});
+    }
+  }
+  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
+    return std::tie(a.from, a.to, a.kind) < std::tie(b.from, b.to, b.kind);
+  });
+  edges.erase(std::unique(edges.begin(), edges.end(),
+                          [](const Edge& a, const Edge& b) {
+                            return a.from == b.from && a.to == b.to && a.kind == b.kind;
+                          }),
+              edges.end());
+  g.edges = std::move(edges);
+}
+
+std::string Verify(const Graph& g) {
+  auto bad = [](const std::string& what, size_t i) {
+    return what + " (node " + std::to_string(i) + ")";
+  };
+  const size_t nn = g.nodes.size();
+  auto ok = [&](uint32_t id, size_t limit) { return id == kNone || id < limit; };
+  for (size_t i = 0; i < nn; ++i) {
+    const Node& n = g.nodes[i];
+    if (!ok(n.next, nn) || !ok(n.alt, nn) || !ok(n.fork, nn)) return bad("bad node id", i);
+    if (n.task >= g.tasks.size()) return bad("bad task id", i);
+    if (!ok(n.var, g.vars.size())) return bad("bad var id", i);
+    if (!ok(n.deadline, g.deadlines.size()) || !ok(n.scope, g.deadlines.size()))
+      return bad("bad scope id", i);
+    for (NodeId a : n.arms) if (a >= nn) return bad("bad arm id", i);
+    for (TaskId t : n.tasks) if (t >= g.tasks.size()) return bad("bad child task", i);
+    const bool terminal = n.kind == Node::Kind::kExit || n.kind == Node::Kind::kStop ||
+                          (n.kind == Node::Kind::kRaise && n.var == kNone);
+    if (terminal && (n.next != kNone || n.alt != kNone)) return bad("terminal with successor", i);
+    if (!terminal && n.kind != Node::Kind::kRace && n.kind != Node::Kind::kFork &&
+        n.next == kNone)
+      return bad("node without successor", i);
+    if (n.next != kNone && g.nodes[n.next].task != n.task) return bad("edge across tasks", i);
+  }
+  // Reachability from task entries and deadline expiry points.
+  std::vector<bool> seen(nn, false);
+  std::vector<NodeId> work;
+  for (const Task& t : g.tasks) if (t.entry != kNone && t.entry < nn) work.push_back(t.entry);
+  for (const Deadline& d : g.deadlines) if (d.on_expire < nn) work.push_back(d.on_expire);
+  while (!work.empty()) {
+    NodeId i = work.back();
+    work.pop_back();
+    if (seen[i]) continue;
+    seen[i] = true;
+    const Node& n = g.nodes[i];
+    for (NodeId s : {n.next, n.alt}) if (s != kNone) work.push_back(s);
+    for (NodeId a : n.arms) work.push_back(a);
+  }
+  for (size_t i = 0; i < nn; ++i) if (!seen[i]) return bad("unreachable node", i);
+  return "";
+}
+
+}  // namespace uringc::rgir

@@ -1,0 +1,123 @@
+// The request table and the predefined names (see requests.h). Numeric values are Linux x86-64
+// UAPI values (errno.h, fcntl.h, poll.h, socket.h); BPF controllers only run on Linux.
+#include "sema/requests.h"
+
+namespace uringc::sema {
+namespace {
+
+const Type kI32 = Type::Int(32, true);
+const Type kU32 = Type::Int(32, false);
+const Type kU64 = Type::Int(64, false);
+
+}  // namespace
+
+const std::vector<RequestSignature>& Requests() {
+  using K = RequestKind;
+  const Type fd = Type::Fd(), bytes = Type::Bytes();
+  static const std::vector<RequestSignature> kTable = {
+      {K::kNop, "nop", "IORING_OP_NOP", {}, kI32},
+      {K::kRead, "read", "IORING_OP_READ",
+       {{"f", fd, {}}, {"into", bytes, {}}, {"off", kU64, -1}}, kI32, 1},
+      {K::kWrite, "write", "IORING_OP_WRITE",
+       {{"f", fd, {}}, {"data", bytes, {}}, {"off", kU64, -1}}, kI32, 1},
+      {K::kRecv, "recv", "IORING_OP_RECV",
+       {{"s", fd, {}}, {"into", bytes, {}}, {"flags", kU32, 0}}, kI32, 1},
+      {K::kSend, "send", "IORING_OP_SEND",
+       {{"s", fd, {}}, {"data", bytes, {}}, {"flags", kU32, 0}}, kI32, 1},
+      {K::kAccept, "accept", "IORING_OP_ACCEPT", {{"s", fd, {}}, {"flags", kU32, 0}}, fd, -1,
+       true},
+      {K::kConnect, "connect", "IORING_OP_CONNECT", {{"s", fd, {}}, {"addr", bytes, {}}}, kI32},
+      {K::kSocket, "socket", "IORING_OP_SOCKET",
+       {{"domain", kU32, {}}, {"type", kU32, {}}, {"proto", kU32, 0}}, fd, -1, true},
+      {K::kClose, "close", "IORING_OP_CLOSE", {{"f", fd, {}}}, kI32},
+      {K::kFsync, "fsync", "IORING_OP_FSYNC", {{"f", fd, {}}, {"datasync", Type::Bool(), 0}},
+       kI32},
+      {K::kOpenat, "openat", "IORING_OP_OPENAT",
+       {{"dir", fd, {}}, {"path", bytes, {}}, {"flags", kU32, 0}, {"mode", kU32, 0}}, fd, -1,
+       true},
+      {K::kPoll, "poll", "IORING_OP_POLL_ADD", {{"f", fd, {}}, {"events", kU32, {}}}, kI32},
+      {K::kSleep, "sleep", "IORING_OP_TIMEOUT", {{"d", Type::Duration(), {}}}, kI32},
+      {K::kCancel, "cancel", "IORING_OP_ASYNC_CANCEL", {{"f", fd, {}}}, kI32},
+  };
+  return kTable;
+}
+
+const RequestSignature& Request(RequestKind kind) {
+  return Requests()[static_cast<size_t>(kind)];
+}
+
+const RequestSignature* FindRequest(std::string_view name) {
+  for (const RequestSignature& r : Requests())
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
+std::optional<BuiltinFn> FindBuiltinFn(std::string_view name) {
+  if (name == "len") return BuiltinFn::kLen;
+  if (name == "min") return BuiltinFn::kMin;
+  if (name == "max") return BuiltinFn::kMax;
+  return std::nullopt;
+}
+
+const std::vector<BuiltinConst>& BuiltinConstants() {
+  const Type fd = Type::Fd();
+  static const std::vector<BuiltinConst> kTable = {
+      {"EPERM", kI32, 1},       {"ENOENT", kI32, 2},       {"EINTR", kI32, 4},
+      {"EIO", kI32, 5},         {"EBADF", kI32, 9},        {"EAGAIN", kI32, 11},
+      {"ENOMEM", kI32, 12},     {"EFAULT", kI32, 14},      {"EBUSY", kI32, 16},
+      {"EEXIST", kI32, 17},     {"EINVAL", kI32, 22},      {"ENOSPC", kI32, 28},
+      {"EPIPE", kI32, 32},      {"ETIME", kI32, 62},       {"ENOBUFS", kI32, 105},
+      {"ECONNRESET", kI32, 104}, {"ETIMEDOUT", kI32, 110}, {"ECONNREFUSED", kI32, 111},
+      {"EALREADY", kI32, 114},  {"ECANCELED", kI32, 125},
+      {"AT_FDCWD", fd, -100},
+      {"O_RDONLY", kU32, 0},    {"O_WRONLY", kU32, 1},     {"O_RDWR", kU32, 2},
+      {"O_CREAT", kU32, 0100},  {"O_TRUNC", kU32, 01000},  {"O_APPEND", kU32, 02000},
+      {"POLLIN", kU32, 0x1},    {"POLLOUT", kU32, 0x4},    {"POLLERR", kU32, 0x8},
+      {"POLLHUP", kU32, 0x10},
+      {"AF_UNIX", kU32, 1},     {"AF_INET", kU32, 2},      {"AF_INET6", kU32, 10},
+      {"SOCK_STREAM", kU32, 1}, {"SOCK_DGRAM", kU32, 2},
+  };
+  return kTable;
+}
+
+const BuiltinConst* FindBuiltinConst(std::string_view name, int* index) {
+  const auto& t = BuiltinConstants();
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t[i].name == name) {
+      if (index) *index = static_cast<int>(i);
+      return &t[i];
+    }
+  }
+  return nullptr;
+}
+
+std::optional<Type> TypeByName(std::string_view name) {
+  if (name == "bool") return Type::Bool();
+  if (name == "fd") return Type::Fd();
+  if (name == "duration") return Type::Duration();
+  if (name == "bytes") return Type::Bytes();
+  if (name.size() >= 2 && (name[0] == 'u' || name[0] == 'i')) {
+    const std::string_view bits = name.substr(1);
+    for (int b : {8, 16, 32, 64}) {
+      if (bits == std::to_string(b)) return Type::Int(static_cast<uint8_t>(b), name[0] == 'i');
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<uint64_t> UnitScale(std::string_view unit, bool* is_duration) {
+  struct U { std::string_view name; uint64_t scale; bool duration; };
+  static const U kUnits[] = {{"ns", 1, true},          {"us", 1000, true},
+                             {"ms", 1000000, true},     {"s", 1000000000, true},
+                             {"B", 1, false},           {"KiB", 1ull << 10, false},
+                             {"MiB", 1ull << 20, false}, {"GiB", 1ull << 30, false}};
+  for (const U& u : kUnits) {
+    if (u.name == unit) {
+      *is_duration = u.duration;
+      return u.scale;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace uringc::sema

@@ -1,0 +1,438 @@
+// The `types` pass, expressions: computes each expression's type and constant value, checks
+// calls against request and fn signatures, and applies the conversion rules of type_rules.h.
+#include "ast/visit.h"
+#include "sema/type_checker.h"
+
+namespace uringc::sema::types_internal {
+namespace {
+
+// Folds `a op b` for operands of integer type `t` with the wrap-around of t's width.
+std::optional<ConstValue> FoldTyped(std::string_view op, const Type& t, __int128 a, __int128 b,
+                                    bool* div0) {
+  const uint64_t x = static_cast<uint64_t>(a), y = static_cast<uint64_t>(b);
+  const bool s = t.kind == Type::Kind::kInt && t.is_signed;
+  *div0 = false;
+  uint64_t r;
+  if (op == "+") r = x + y;
+  else if (op == "-") r = x - y;
+  else if (op == "*") r = x * y;
+  else if (op == "/" || op == "%") {
+    if (y == 0) {
+      *div0 = true;
+      return std::nullopt;
+    }
+    if (s && static_cast<int64_t>(x) == INT64_MIN && static_cast<int64_t>(y) == -1) return std::nullopt;
+    if (s) {
+      r = static_cast<uint64_t>(op == "/" ? static_cast<int64_t>(x) / static_cast<int64_t>(y)
+                                          : static_cast<int64_t>(x) % static_cast<int64_t>(y));
+    } else {
+      r = op == "/" ? x / y : x % y;
+    }
+  } else if (op == "&") r = x & y;
+  else if (op == "|") r = x | y;
+  else if (op == "^") r = x ^ y;
+  else if (op == "<<") r = b >= 0 && b < 64 ? x << b : 0;
+  else if (op == ">>") {
+    if (b < 0 || b >= 64) r = s && a < 0 ? ~0ull : 0;
+    else r = s ? static_cast<uint64_t>(static_cast<int64_t>(x) >> b) : x >> b;
+  } else {
+    bool d;
+    auto v = FoldBinary(op, a, b, &d);  // comparisons and && ||: exact
+    if (!v) return std::nullopt;
+    return ConstValue{static_cast<uint64_t>(*v)};
+  }
+  return WrapTo(static_cast<__int128>(r), t);
+}
+
+bool IsComparison(std::string_view op) {
+  return op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=";
+}
+
+}  // namespace
+
+void Checker::Coerce(Expr& e, Type target, const char* what) {
+  const Type t = e.type;
+  if (t.IsError() || target.IsError() || t == target) return;
+  if (t.kind == Type::Kind::kIntLit && target.kind == Type::Kind::kInt) {
+    const __int128 v = e.constant ? ConstToWide(*e.constant, t) : 0;
+    if (e.constant && !FitsIn(v, target)) {
+      diags_.Error("LiteralOutOfRange", e.range,
+                   "`" + std::string(t.is_signed ? "-" : "") +
+                       std::to_string(static_cast<uint64_t>(t.is_signed ? -v : v)) +
+                       "` does not fit in `" + target.ToString() + "`");
+      return;
+    }
+    e.type = target;
+    return;
+  }
+  if (ImplicitIntOk(t, target)) return;
+  Diagnostic& d = diags_.Error("TypeMismatch", e.range,
+                               std::string(what) + " must be `" + target.ToString() +
+                                   "`, found `" + t.ToString() + "`");
+  if (t.kind == Type::Kind::kInt && target.kind == Type::Kind::kInt) {
+    d.notes.push_back({e.range, "convert explicitly with `" + target.ToString() + "(...)`"});
+  }
+}
+
+Type Checker::Unify(Type a, Type b, Expr& lhs, Expr& rhs, const std::string& op) {
+  if (a.IsError() || b.IsError()) return Type::Error();
+  if (a.kind == Type::Kind::kIntLit && b.kind == Type::Kind::kIntLit) return Type::IntLit();
+  if (a.kind == Type::Kind::kIntLit && b.kind == Type::Kind::kInt) {
+    Coerce(lhs, b, "operand");
+    return b;
+  }
+  if (b.kind == Type::Kind::kIntLit && a.kind == Type::Kind::kInt) {
+    Coerce(rhs, a, "operand");
+    return a;
+  }
+  if (a == b) return a;
+  if (ImplicitIntOk(a, b)) return b;
+  if (ImplicitIntOk(b, a)) return a;
+  Diagnostic& d = diags_.Error("TypeMismatch", rhs.range,
+                               "`" + op + "` between `" + a.ToString() + "` and `" +
+                                   b.ToString() + "`");
+  if (a.kind == Type::Kind::kInt && b.kind == Type::Kind::kInt) {
+    d.notes.push_back({lhs.range, "convert one side explicitly, e.g. `" + b.ToString() + "(...)`"});
+  }
+  return Type::Error();
+}
+
+Type Checker::Check(Expr& e) {
+  switch (e.kind) {
+    case Expr::Kind::kInt: {
+      auto& x = *e.As<IntLit>();
+      if (x.overflow) {
+        diags_.Error("LiteralOutOfRange", x.range, "integer literal does not fit in 64 bits");
+        return e.type = Type::Error();
+      }
+      __int128 v = x.value;
+      e.type = Type::IntLit();
+      if (!x.unit.empty()) {
+        bool is_duration = false;
+        auto scale = UnitScale(x.unit, &is_duration);
+        if (!scale) {
+          diags_.Error("UnknownUnit", x.range,
+                       "unknown unit `" + x.unit + "`; durations use ns, us, ms, s and sizes B, "
+                                                   "KiB, MiB, GiB");
+          return e.type = Type::Error();
+        }
+        v *= *scale;
+        if (v > UINT64_MAX) {
+          diags_.Error("LiteralOutOfRange", x.range, "quantity does not fit in 64 bits");
+          return e.type = Type::Error();
+        }
+        if (is_duration) e.type = Type::Duration();
+      }
+      e.constant = ConstValue{static_cast<uint64_t>(v)};
+      return e.type;
+    }
+    case Expr::Kind::kBool:
+      e.constant = ConstValue{e.As<BoolLit>()->value ? 1u : 0u};
+      return e.type = Type::Bool();
+    case Expr::Kind::kName: {
+      auto& x = *e.As<NameExpr>();
+      const Resolution& r = x.resolved;
+      switch (r.kind) {
+        case Resolution::Kind::kBinding: return e.type = r.binding->type;
+        case Resolution::Kind::kConst: {
+          auto* c = const_cast<ConstDecl*>(r.constant);
+          if (checking_.count(c)) {
+            diags_.Error("NotConstant", x.range, "constant `" + c->name + "` depends on itself");
+            return e.type = Type::Error();
+          }
+          CheckConst(*c);
+          Type t = c->type ? c->type->resolved : c->value->type;
+          if (t.kind == Type::Kind::kIntLit && c->type) t = c->type->resolved;
+          e.constant = c->value->constant;
+          return e.type = t;
+        }
+        case Resolution::Kind::kBuiltinConst: {
+          const BuiltinConst& b = BuiltinConstants()[r.builtin_id];
+          e.constant = WrapTo(b.value, b.type);
+          return e.type = b.type;
+        }
+        default: return e.type = Type::Error();
+      }
+    }
+    case Expr::Kind::kCall: return e.type = CheckCall(*e.As<CallExpr>());
+    case Expr::Kind::kIndex: {
+      auto& x = *e.As<IndexExpr>();
+      Type base = Check(*x.base);
+      Type index = Check(*x.index);
+      if (base.IsError() || index.IsError()) return e.type = Type::Error();
+      if (base.kind != Type::Kind::kBuffers) {
+        diags_.Error("TypeMismatch", x.base->range,
+                     "only `buffers` can be indexed, not `" + base.ToString() + "`" +
+                         (base.kind == Type::Kind::kBytes ? "; slice bytes with `[a..b]`" : ""));
+        return e.type = Type::Error();
+      }
+      if (!index.IsInteger()) {
+        diags_.Error("TypeMismatch", x.index->range,
+                     "a buffer index is an integer, not `" + index.ToString() + "`");
+      }
+      return e.type = Type::Bytes();
+    }
+    case Expr::Kind::kSlice: {
+      auto& x = *e.As<SliceExpr>();
+      Type base = Check(*x.base);
+      for (Expr* end : {x.lo.get(), x.hi.get()}) {
+        if (!end) continue;
+        Type t = Check(*end);
+        if (!t.IsError() && !t.IsInteger()) {
+          diags_.Error("TypeMismatch", end->range,
+                       "a slice bound is an integer, not `" + t.ToString() + "`");
+        }
+      }
+      if (base.IsError()) return e.type = Type::Error();
+      if (base.kind != Type::Kind::kBytes) {
+        diags_.Error("TypeMismatch", x.base->range,
+                     "only `bytes` can be sliced, not `" + base.ToString() + "`" +
+                         (base.kind == Type::Kind::kBuffers ? "; pick a buffer first: `b[i][..n]`"
+                                                            : ""));
+        return e.type = Type::Error();
+      }
+      return e.type = Type::Bytes();
+    }
+    case Expr::Kind::kPropagate: {
+      auto& x = *e.As<PropagateExpr>();
+      Type t = Check(*x.operand);
+      if (t.IsError()) return e.type = Type::Error();
+      if (!t.IsResult()) {
+        diags_.Error("TypeMismatch", x.range,
+                     "`?` needs a result that can be negative (a request, a fn call, a signed "
+                     "integer), not `" + t.ToString() + "`");
+        return e.type = Type::Error();
+      }
+      return e.type = t.kind == Type::Kind::kFd ? t : Type::Int(t.bits, false);
+    }
+    case Expr::Kind::kUnary: {
+      auto& x = *e.As<UnaryExpr>();
+      Type t = Check(*x.operand);
+      if (t.IsError()) return e.type = Type::Error();
+      if (x.op == "!") {
+        Coerce(*x.operand, Type::Bool(), "operand of `!`");
+        if (x.operand->constant) e.constant = ConstValue{x.operand->constant->bits ? 0u : 1u};
+        return e.type = Type::Bool();
+      }
+      if (t.kind == Type::Kind::kIntLit) {
+        __int128 v = -ConstToWide(*x.operand->constant, t);
+        if (v < INT64_MIN) {
+          diags_.Error("LiteralOutOfRange", x.range, "literal does not fit in 64 bits");
+          return e.type = Type::Error();
+        }
+        e.constant = ConstValue{static_cast<uint64_t>(v)};
+        Type r = Type::IntLit();
+        r.is_signed = v < 0;
+        return e.type = r;
+      }
+      if (t.kind != Type::Kind::kInt || !t.is_signed) {
+        diags_.Error("TypeMismatch", x.range,
+                     "unary `-` needs a signed integer, not `" + t.ToString() + "`");
+        return e.type = Type::Error();
+      }
+      if (x.operand->constant) e.constant = WrapTo(-ConstToWide(*x.operand->constant, t), t);
+      return e.type = t;
+    }
+    case Expr::Kind::kBinary: return e.type = CheckBinary(*e.As<BinaryExpr>());
+  }
+  return e.type = Type::Error();
+}
+
+Type Checker::CheckBinary(BinaryExpr& b) {
+  Type l = Check(*b.lhs), r = Check(*b.rhs);
+  if (l.IsError() || r.IsError()) return Type::Error();
+  const std::string& op = b.op;
+  if (op == "&&" || op == "||") {
+    Coerce(*b.lhs, Type::Bool(), "operand");
+    Coerce(*b.rhs, Type::Bool(), "operand");
+    bool awaits = false;
+    VisitExprs(*b.rhs, [&](const Expr& x) {
+      if (auto* c = x.As<CallExpr>(); c && c->IsAwait()) awaits = true;
+    });
+    if (awaits) {
+      diags_.Error("AwaitInShortCircuit", b.rhs->range,
+                   "the right side of `" + op + "` runs only sometimes and cannot await a request "
+                   "or fn; compute it first with `let`");
+    }
+    if (b.lhs->constant && b.rhs->constant) {
+      bool d;
+      b.constant = ConstValue{static_cast<uint64_t>(
+          *FoldBinary(op, b.lhs->constant->bits, b.rhs->constant->bits, &d))};
+    }
+    return Type::Bool();
+  }
+  // Durations: d + d, d - d, d * n, n * d, d / n, comparisons between durations.
+  const bool ld = l.kind == Type::Kind::kDuration, rd = r.kind == Type::Kind::kDuration;
+  Type operand;
+  if (ld || rd) {
+    if (ld && rd && (op == "+" || op == "-" || IsComparison(op))) {
+      operand = l;
+    } else if ((op == "*" && ((ld && r.IsInteger()) || (rd && l.IsInteger()))) ||
+               (op == "/" && ld && r.IsInteger())) {
+      operand = Type::Duration();
+    } else {
+      diags_.Error("TypeMismatch", b.range,
+                   "`" + op + "` between `" + l.ToString() + "` and `" + r.ToString() + "`");
+      return Type::Error();
+    }
+  } else if (l.kind == Type::Kind::kFd || r.kind == Type::Kind::kFd) {
+    // An fd compares with integers (a failed request yields a negative fd).
+    const Type other = l.kind == Type::Kind::kFd ? r : l;
+    if (!IsComparison(op) || !(other.IsInteger() || other.kind == Type::Kind::kFd)) {
+      diags_.Error("TypeMismatch", b.range,
+                   "an `fd` can only be compared, not combined with `" + op + "`");
+      return Type::Error();
+    }
+    if (other.kind == Type::Kind::kIntLit)
+      Coerce(l.kind == Type::Kind::kFd ? *b.rhs : *b.lhs, Type::Int(32, true), "operand");
+    operand = Type::Fd();
+  } else if (l.kind == Type::Kind::kBool && r.kind == Type::Kind::kBool &&
+             (op == "==" || op == "!=")) {
+    operand = Type::Bool();
+  } else if (l.IsInteger() && r.IsInteger()) {
+    if (op == "<<" || op == ">>") {
+      operand = l;  // the shift amount may have any integer type
+    } else {
+      operand = Unify(l, r, *b.lhs, *b.rhs, op);
+      if (operand.IsError()) return operand;
+    }
+  } else {
+    diags_.Error("TypeMismatch", b.range,
+                 "`" + op + "` between `" + l.ToString() + "` and `" + r.ToString() + "`");
+    return Type::Error();
+  }
+  const Type result = IsComparison(op) ? Type::Bool() : operand;
+  if (b.lhs->constant && b.rhs->constant) {
+    const __int128 a = ConstToWide(*b.lhs->constant, b.lhs->type);
+    const __int128 c = ConstToWide(*b.rhs->constant, b.rhs->type);
+    bool div0 = false;
+    if (operand.kind == Type::Kind::kIntLit) {
+      auto v = FoldBinary(op, a, c, &div0);
+      if (v && (*v < INT64_MIN || *v > static_cast<__int128>(UINT64_MAX))) v.reset();
+      if (v) {
+        b.constant = ConstValue{static_cast<uint64_t>(*v)};
+        if (!IsComparison(op)) {
+          Type t = Type::IntLit();
+          t.is_signed = *v < 0;
+          return t;
+        }
+      } else if (!div0) {
+        diags_.Error("LiteralOutOfRange", b.range, "constant expression overflows 64 bits");
+        return Type::Error();
+      }
+    } else {
+      Type fold_type = operand.kind == Type::Kind::kDuration ? Type::Int(64, false) : operand;
+      if (operand.kind == Type::Kind::kFd) fold_type = Type::Int(32, true);
+      auto v = FoldTyped(op, fold_type, a, c, &div0);
+      if (v) b.constant = *v;
+    }
+    if (div0) {
+      diags_.Error("DivisionByZero", b.rhs->range, "division by zero");
+      return Type::Error();
+    }
+  } else if ((op == "/" || op == "%") && b.rhs->constant && b.rhs->constant->bits == 0) {
+    diags_.Error("DivisionByZero", b.rhs->range, "division by zero");
+    return Type::Error();
+  }
+  return result;
+}
+
+Type Checker::CheckCall(CallExpr& c) {
+  std::vector<Type> args;
+  for (auto& a : c.args) args.push_back(Check(*a));
+  if (c.within) {
+    Check(*c.within->duration);
+    Coerce(*c.within->duration, Type::Duration(), "timeout");
+    if (c.within->action) CheckStmt(*c.within->action);
+    if (!c.IsAwait() && c.resolved.kind != Resolution::Kind::kUnresolved) {
+      diags_.Error("TypeMismatch", c.within->range,
+                   "`within` applies to a request or a fn call, not to `" + c.callee + "`");
+    }
+  }
+  const Resolution& r = c.resolved;
+  auto arity = [&](size_t min, size_t max, const std::string& sig) {
+    if (c.args.size() >= min && c.args.size() <= max) return true;
+    std::string want = min == max ? std::to_string(min) : std::to_string(min) + " to " +
+                                                              std::to_string(max);
+    diags_.Error("BadArguments", c.range,
+                 "`" + c.callee + "` takes " + want + " argument" + (max == 1 ? "" : "s") +
+                     ", got " + std::to_string(c.args.size()))
+        .notes.push_back({c.callee_range, "signature: " + sig});
+    return false;
+  };
+  switch (r.kind) {
+    case Resolution::Kind::kRequest: {
+      const RequestSignature& sig = Request(static_cast<RequestKind>(r.builtin_id));
+      std::string text = std::string(sig.name) + "(";
+      size_t required = 0;
+      for (size_t i = 0; i < sig.params.size(); ++i) {
+        text += (i ? ", " : "") + std::string(sig.params[i].name) + ": " +
+                sig.params[i].type.ToString() + (sig.params[i].default_value ? " = ..." : "");
+        if (!sig.params[i].default_value) required = i + 1;
+      }
+      text += ") -> " + sig.result.ToString();
+      if (!arity(required, sig.params.size(), text)) return sig.result;
+      for (size_t i = 0; i < c.args.size(); ++i) {
+        Coerce(*c.args[i], sig.params[i].type,
+               ("argument `" + std::string(sig.params[i].name) + "`").c_str());
+      }
+      return sig.result;
+    }
+    case Resolution::Kind::kFn: {
+      const FnDecl& f = *r.fn;
+      std::string text = f.name + "(";
+      for (size_t i = 0; i < f.params.size(); ++i)
+        text += (i ? ", " : "") + f.params[i]->name + ": " + f.params[i]->type.ToString();
+      text += ") -> " + f.result_type.ToString();
+      if (!arity(f.params.size(), f.params.size(), text)) return f.result_type;
+      for (size_t i = 0; i < c.args.size(); ++i) {
+        Coerce(*c.args[i], f.params[i]->type, ("argument `" + f.params[i]->name + "`").c_str());
+      }
+      return f.result_type;
+    }
+    case Resolution::Kind::kBuiltinFn: {
+      if (r.builtin_id == static_cast<int>(BuiltinFn::kLen)) {
+        if (!arity(1, 1, "len(b: bytes) -> u32")) return Type::Int(32, false);
+        Coerce(*c.args[0], Type::Bytes(), "argument of `len`");
+        return Type::Int(32, false);
+      }
+      if (!arity(2, 2, c.callee + "(a, b): the common integer type")) return Type::Error();
+      if (args[0].IsError() || args[1].IsError()) return Type::Error();
+      if (!args[0].IsInteger() || !args[1].IsInteger()) {
+        diags_.Error("TypeMismatch", c.range, "`" + c.callee + "` takes integers");
+        return Type::Error();
+      }
+      Type t = Unify(args[0], args[1], *c.args[0], *c.args[1], c.callee);
+      if (!t.IsError() && c.args[0]->constant && c.args[1]->constant) {
+        const __int128 a = ConstToWide(*c.args[0]->constant, c.args[0]->type);
+        const __int128 b = ConstToWide(*c.args[1]->constant, c.args[1]->type);
+        const bool is_min = r.builtin_id == static_cast<int>(BuiltinFn::kMin);
+        c.constant = ConstValue{static_cast<uint64_t>(is_min ? std::min(a, b) : std::max(a, b))};
+      }
+      return t;
+    }
+    case Resolution::Kind::kTypeCast: {
+      const Type to = r.cast_type;
+      if (!arity(1, 1, c.callee + "(value)")) return to;
+      const Type from = args[0];
+      if (from.IsError()) return to;
+      auto numeric = [](const Type& t) {
+        return t.IsInteger() || t.kind == Type::Kind::kFd || t.kind == Type::Kind::kDuration;
+      };
+      if (!numeric(from) || !(to.IsInteger() || to.kind == Type::Kind::kFd ||
+                              to.kind == Type::Kind::kDuration)) {
+        diags_.Error("TypeMismatch", c.range,
+                     "cannot convert `" + from.ToString() + "` to `" + to.ToString() + "`");
+        return to;
+      }
+      if (c.args[0]->constant) {
+        const __int128 v = ConstToWide(*c.args[0]->constant, from);
+        c.constant = to.kind == Type::Kind::kInt ? WrapTo(v, to) : ConstValue{static_cast<uint64_t>(v)};
+      }
+      return to;
+    }
+    default: return Type::Error();
+  }
+}
+
+}  // namespace uringc::sema::types_internal

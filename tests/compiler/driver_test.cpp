@@ -1,0 +1,94 @@
+// driver/: the `uringc` command run in-process: subcommands, flags, exit codes, output formats.
+#include "driver/driver.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace uringc::driver {
+namespace {
+
+struct Outcome {
+  int code;
+  std::string out, err;
+};
+
+Outcome Uringc(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  int code = Main(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+std::string Write(const std::string& name, const std::string& text) {
+  std::string path = "/tmp/uringc-driver-test-" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(Driver, HelpVersionAndUsageErrors) {
+  Outcome help = Uringc({"--help"});
+  EXPECT_EQ(help.code, 0);
+  EXPECT_NE(help.out.find("check"), std::string::npos);
+  EXPECT_NE(help.out.find("bounds"), std::string::npos);  // the pass list
+  EXPECT_EQ(Uringc({"--version"}).out.rfind("uringc ", 0), 0u);
+  EXPECT_EQ(Uringc({}).code, 2);
+  EXPECT_EQ(Uringc({"frobnicate", "x.uring"}).code, 2);
+  EXPECT_EQ(Uringc({"check"}).code, 2);
+  EXPECT_EQ(Uringc({"check", "--bogus", "x.uring"}).code, 2);
+  EXPECT_EQ(Uringc({"check", "--emit=llvm", "x.uring"}).code, 2);
+  EXPECT_EQ(Uringc({"check", "--dump-after=nope", "x.uring"}).code, 2);
+  EXPECT_EQ(Uringc({"check", "/nonexistent/file.uring"}).code, 2);
+  EXPECT_EQ(Uringc({"check", "/tmp"}).code, 2);
+}
+
+TEST(Driver, CheckExitCodes) {
+  EXPECT_EQ(Uringc({"check", Write("ok.uring", "graph g() { nop() }\n")}).code, 0);
+  EXPECT_EQ(Uringc({"check", Write("warn.uring", "graph g() { let x = 1 }\n")}).code, 0);
+  Outcome bad = Uringc({"check", Write("bad.uring", "graph g() { nop(\n")});
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_NE(bad.err.find("[SyntaxError]"), std::string::npos);
+  EXPECT_NE(bad.err.find("1 error generated."), std::string::npos);
+}
+
+TEST(Driver, JsonDiagnosticsSpanAllFiles) {
+  Outcome r = Uringc({"check", "--diagnostics-format=json", Write("j1.uring", "graph g() { zz() }\n"),
+                  Write("j2.uring", "graph g() { yy() }\n")});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err.front(), '[');
+  EXPECT_NE(r.err.find("\"kind\":\"UndefinedName\""), std::string::npos);
+  EXPECT_NE(r.err.find("j1.uring"), std::string::npos);
+  EXPECT_NE(r.err.find("j2.uring"), std::string::npos);
+  EXPECT_EQ(Uringc({"check", "--diagnostics-format=json", Write("j3.uring", "graph g() { nop() }\n")}).err,
+            "[]\n");
+}
+
+TEST(Driver, EmitAndDumpAfter) {
+  const std::string f = Write("emit.uring", "graph g(n: u64) { repeat n { nop() } }\n");
+  Outcome ast = Uringc({"check", "--emit=ast", f});
+  EXPECT_NE(ast.out.find("Repeat"), std::string::npos);
+  Outcome ir = Uringc({"check", "--emit=rgir", f});
+  EXPECT_NE(ir.out.find("request nop()"), std::string::npos);
+  Outcome parsed = Uringc({"check", "--dump-after=parse", f});
+  EXPECT_NE(parsed.out.find("Call nop"), std::string::npos);
+  EXPECT_EQ(parsed.out.find(": i32"), std::string::npos);  // no types before the types pass
+  Outcome typed = Uringc({"check", "--dump-after=types", f});
+  EXPECT_NE(typed.out.find("Call nop @1:30 : i32"), std::string::npos) << typed.out;
+}
+
+TEST(Driver, GraphPrintsDotAndWritesSvg) {
+  const std::string f = Write("graph.uring", "graph g() { all { nop(); nop() } }\n");
+  const std::string svg = "/tmp/uringc-driver-test.svg";
+  std::remove(svg.c_str());
+  Outcome r = Uringc({"graph", "-o", svg, f});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out.rfind("digraph uringc {", 0), 0u);
+  std::ifstream in(svg);
+  if (!in) GTEST_SKIP() << "`dot` is not installed: no SVG to check";
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_NE(ss.str().find("<svg"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace uringc::driver
