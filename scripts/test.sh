@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
-# The whole test suite, VM tests included: installs what is missing, builds, runs every CTest test
-# (labels unit, kernel, vm). Exits non-zero when any test fails. `.ci/run` calls this.
+# The whole test suite, VM tests included: installs what is missing, builds, runs the host unit
+# tests once more under ASan/LSan/UBSan, then every CTest test (labels unit, kernel, vm, fuzz).
+# Exits non-zero when anything fails. `.ci/run` calls this. Extra arguments go to ctest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/build.sh
+scripts/build.sh -DURINGC_FUZZ=ON
+
+# The runtime's and the diagnostics' unit tests under the sanitizers (no LLVM in this binary, so
+# this build is small). A leak or an undefined behaviour fails the run.
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DURINGC_SANITIZE=ON >/dev/null
+ninja -C build-asan uringc_unit_tests
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  build-asan/tests/uringc_unit_tests --gtest_brief=1
+
 cd build
 ctest --output-on-failure -j2 "$@"
