@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds, and runs the hand-written NOP controller inside a
-# VM whose kernel has io_uring_bpf_ops (Debian's sid kernel, fetched and cached on first use),
-# printing what the controller did.
+# The main job: installs what is missing, builds, and runs a BPF controller that keeps 8 NOP
+# requests in flight until 100,000 have completed, with `uringc-run --vm`: inside a VM whose kernel
+# has io_uring_bpf_ops (Debian's sid kernel, fetched and cached on first use). It prints the
+# controller's outputs and statistics.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
-exec /usr/bin/python3 tests/vm/run-vm-tests.py --manifest build/tests/vm-tests.json --suite sid \
-  --filter 'Sizes/NopInflightTest.*'
+exec build/runtime/uringc-run --vm build/tests/nop_named.bpf.o --arg inflight=8 --arg total=100000
