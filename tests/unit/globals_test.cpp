@@ -46,11 +46,14 @@ TEST_F(ObjectGlobals, NamedGlobalsWithSectionsOffsetsAndTypes) {
   ASSERT_TRUE(error.ok());
   EXPECT_EQ(error->kind, uringc::ValueKind::kSigned);
   // Offsets do not overlap inside a section.
-  for (const auto& a : table_.vars())
-    for (const auto& b : table_.vars())
-      if (&a != &b && a.section == b.section)
+  for (const auto& a : table_.vars()) {
+    for (const auto& b : table_.vars()) {
+      if (&a != &b && a.section == b.section) {
         EXPECT_TRUE(a.offset + a.size <= b.offset || b.offset + b.size <= a.offset)
             << a.name << " overlaps " << b.name;
+      }
+    }
+  }
 }
 
 TEST_F(ObjectGlobals, UnknownNameListsWhatExists) {

@@ -15,8 +15,12 @@ extern "C" {
 #endif
 
 /* Declares an options struct with sz filled in: URINGC_OPTS(uringc_ring_opts, o, .sq_entries = 64); */
-#define URINGC_OPTS(TYPE, NAME, ...) \
-	struct TYPE NAME = { .sz = sizeof(struct TYPE), __VA_ARGS__ }
+/* Fields left out are zero by the language's rules; the pragmas keep -Wextra quiet about it. */
+#define URINGC_OPTS(TYPE, NAME, ...)                                               \
+	_Pragma("GCC diagnostic push")                                             \
+	_Pragma("GCC diagnostic ignored \"-Wmissing-field-initializers\"")         \
+	struct TYPE NAME = { .sz = sizeof(struct TYPE), __VA_ARGS__ };             \
+	_Pragma("GCC diagnostic pop")
 
 struct uringc_ring;
 struct uringc_ctl;
