@@ -490,14 +490,17 @@ void Lowerer::Jump(const ast::JumpStmt& s) {
       return;
     case J::kFail: RaiseErrno(s.value ? Value(*s.value) : default_errno_.back(), s.range); return;
     case J::kReturn: {
-      FnCtx& fn = fns_.back();
-      if (fns_.size() > 1 && fn.task == task_.task) {
+      if (fns_.size() > 1 && fns_.back().task == task_.task) {
+        // Value() may inline calls, which push onto fns_ and can move it: no reference to our
+        // FnCtx may live across it (a fuzzer-found use-after-free).
+        const size_t fn_index = fns_.size() - 1;
         if (s.value) {
           Expr v = Value(*s.value);
           const NodeId a = Emit(Node::Kind::kAssign, s.range);
-          g_.nodes[a].var = fn.result;
+          g_.nodes[a].var = fns_[fn_index].result;
           g_.nodes[a].value = std::move(v);
         }
+        FnCtx& fn = fns_[fn_index];
         CloseScopes(fn.scope_depth, s.range);
         fn.returns.insert(fn.returns.end(), pending_.begin(), pending_.end());
       } else {

@@ -23,6 +23,11 @@ max_age_days=${URINGC_KERNEL_MAX_AGE_DAYS:-7}
 mirror=${URINGC_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 say() { echo "fetch-kernel[$suite]: $*" >&2; }
 
+# One fetch at a time per cache: parallel CTest jobs share the apt lists folder and the kernels.
+mkdir -p "$cache"
+exec 9>"$cache/.fetch.lock"
+flock 9
+
 cached_is_fresh() {
   [[ -s $dest/vmlinuz && -s $dest/config && -s $dest/release ]] &&
     [[ -n $(find "$dest/release" -mtime "-$max_age_days" 2>/dev/null) ]]
