@@ -27,6 +27,10 @@ bool ParseCommandLine(const std::vector<std::string>& args, Options& out, std::s
       out.flags["output"] = args[++i];
       continue;
     }
+    if (a == "-O0" || a == "-O2") {
+      out.flags["opt"] = a.substr(2);
+      continue;
+    }
     if (a == "-h") {
       out.flags["help"] = "";
       continue;

@@ -190,8 +190,8 @@ std::vector<std::string_view> WithOutput(std::vector<std::string_view> v) {
 
 }  // namespace
 
-const std::vector<Subcommand>& Subcommands() {
-  static const std::vector<Subcommand> kTable = {
+static std::vector<Subcommand>& Table() {
+  static std::vector<Subcommand> kTable = {
       {"check", "check [options] FILE...", "parse and check; print diagnostics", kFrontendFlags,
        Check},
       {"graph", "graph [-o FILE.svg] FILE", "print the request graph as DOT; write SVG via dot",
@@ -199,5 +199,9 @@ const std::vector<Subcommand>& Subcommands() {
   };
   return kTable;
 }
+
+const std::vector<Subcommand>& Subcommands() { return Table(); }
+
+void AddSubcommand(const Subcommand& s) { Table().push_back(s); }
 
 }  // namespace uringc::driver

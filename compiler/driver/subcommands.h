@@ -30,6 +30,9 @@ struct Subcommand {
 };
 
 const std::vector<Subcommand>& Subcommands();
+/// Adds a subcommand defined outside uringc_frontend (the back end's `compile`, `run`), before
+/// Main runs.
+void AddSubcommand(const Subcommand& s);
 
 // ----- helpers for subcommands -----
 

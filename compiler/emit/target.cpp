@@ -32,7 +32,11 @@ std::unique_ptr<llvm::TargetMachine> CreateBpfTargetMachine(OptLevel level, std:
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, *error);
   if (target == nullptr) return nullptr;
   llvm::TargetOptions options;
-  auto opt = level == OptLevel::kO0 ? llvm::CodeGenOptLevel::None : llvm::CodeGenOptLevel::Default;
+  // -O0 means no IR optimisation; code generation still uses the greedy register allocator and
+  // stack-slot colouring (CodeGenOptLevel::Less): the fast allocator gives every value live
+  // across blocks its own slot, and a compiled graph of a few hundred blocks exceeded BPF's
+  // 512-byte stack.
+  auto opt = level == OptLevel::kO0 ? llvm::CodeGenOptLevel::Less : llvm::CodeGenOptLevel::Default;
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
       triple, kBpfCpu, /*Features=*/"", options, llvm::Reloc::PIC_, std::nullopt, opt));
   if (tm == nullptr) *error = "LLVM could not create a BPF target machine";

@@ -3,10 +3,14 @@
 
 namespace uringc {
 
-StepBuilder::StepBuilder(BpfModule& module, const BpfProgram& program)
-    : module_(module), program_(program), ir_(module.context()) {
-  status_ = module.AddBss(program.name + "_status", ScalarType::kU32, program.decl);
-  detail_ = module.AddBss(program.name + "_detail", ScalarType::kS32, program.decl);
+StepBuilder::StepBuilder(BpfModule& module, const BpfProgram& program,
+                         StatusConvention convention)
+    : module_(module), program_(program), convention_(convention), ir_(module.context()) {
+  const bool runtime = convention == StatusConvention::kRuntime;
+  status_ = module.AddBss(runtime ? "uringc_status" : program.name + "_status", ScalarType::kU32,
+                          program.decl);
+  detail_ = module.AddBss(runtime ? "uringc_error" : program.name + "_detail", ScalarType::kS32,
+                          program.decl);
   entry_ = llvm::BasicBlock::Create(context(), "entry", program.function);
   ir_.SetInsertPoint(entry_);
   SetLocation(program.decl);
@@ -15,6 +19,11 @@ StepBuilder::StepBuilder(BpfModule& module, const BpfProgram& program)
   llvm::Type* ptr = llvm::PointerType::get(context(), 0);
   ring_ = ir_.CreateIntToPtr(Load(ScalarType::kU64, ctx, 0, 8), ptr, "ring");
   loop_params_ = ir_.CreateIntToPtr(Load(ScalarType::kU64, ctx, 8, 8), ptr, "lp");
+}
+
+std::string StepBuilder::InternalName(std::string_view suffix) const {
+  std::string prefix = convention_ == StatusConvention::kRuntime ? "uringc_" : "";
+  return prefix + program_.name + "_" + std::string(suffix);
 }
 
 void StepBuilder::SetLocation(SourceRange range) {
@@ -87,6 +96,27 @@ void StepBuilder::Return(LoopAction action) {
 }
 
 void StepBuilder::Stop(StopReason reason, llvm::Value* detail) {
+  if (convention_ == StatusConvention::kRuntime) {
+    // 1 done, 2 failed; the error word is a negative errno.
+    Store(ScalarType::kU32, status_, 0, Const(ScalarType::kU32, reason == StopReason::kDone ? 1 : 2),
+          4);
+    if (detail == nullptr && reason != StopReason::kDone) {
+      int32_t err = 5;  // EIO
+      switch (reason) {
+        case StopReason::kNoRegion: err = 14; break;      // EFAULT
+        case StopReason::kSubmitFailed: err = 11; break;  // EAGAIN
+        case StopReason::kBadCqe: err = 71; break;        // EPROTO
+        case StopReason::kSqFull: err = 16; break;        // EBUSY
+        default: break;
+      }
+      detail = ir_.getInt32(static_cast<uint32_t>(-err));
+    }
+    if (detail != nullptr) {
+      Store(ScalarType::kS32, detail_, 0, ir_.CreateSExtOrTrunc(detail, ir_.getInt32Ty()), 4);
+    }
+    Return(LoopAction::kStop);
+    return;
+  }
   Store(ScalarType::kU32, status_, 0, Const(ScalarType::kU32, static_cast<uint32_t>(reason)), 4);
   if (detail != nullptr) {
     Store(ScalarType::kS32, detail_, 0, ir_.CreateSExtOrTrunc(detail, ir_.getInt32Ty()), 4);

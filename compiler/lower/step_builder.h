@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 
 #include "emit/bpf_module.h"
 #include "llvm/IR/IRBuilder.h"
@@ -28,6 +30,12 @@ enum class StopReason : uint32_t {
   kFailed = 6,        ///< the graph failed (detail: the errno)
 };
 
+/// How the status word is named and valued. kProgramNamed: `<program>_status` holds a StopReason
+/// and `<program>_detail` the detail (the generated test controllers). kRuntime: the runtime's
+/// convention (docs/embedding.md): `uringc_status` is 1 (done) or 2 (failed) and `uringc_error`
+/// a negative errno; compiled `.uring` programs use it so `uringc run` understands them.
+enum class StatusConvention : uint8_t { kProgramNamed, kRuntime };
+
 /// Region ids of bpf_io_uring_get_region.
 enum class RegionId : uint32_t { kMem = 0, kCq = 1, kSq = 2 };
 
@@ -35,7 +43,13 @@ class StepBuilder {
  public:
   /// Starts the body of `program` (which must have none yet): an entry block that reads the ring
   /// context (ctx[0]) and the loop parameters (ctx[1]), located at the program's declaration.
-  StepBuilder(BpfModule& module, const BpfProgram& program);
+  StepBuilder(BpfModule& module, const BpfProgram& program,
+              StatusConvention convention = StatusConvention::kProgramNamed);
+
+  StatusConvention convention() const { return convention_; }
+  /// Prefix for internal `.bss` globals: `<program>_`, or `uringc_<program>_` under kRuntime
+  /// (the runtime prints every global not starting with `uringc_` as an output).
+  std::string InternalName(std::string_view suffix) const;
 
   BpfModule& module() { return module_; }
   const BpfProgram& program() const { return program_; }
@@ -81,6 +95,8 @@ class StepBuilder {
   /// branches to (removed before codegen), so callers may keep emitting without checks.
   void Return(LoopAction action);
   /// Ends the current path: status word = reason, detail word = `detail` (if given), return STOP.
+  /// Under kRuntime the status becomes 1 (kDone) or 2 (anything else) and the error word the
+  /// detail, or a negative errno standing for the reason when there is none.
   void Stop(StopReason reason, llvm::Value* detail = nullptr);
   /// If `cond`: Stop(reason, detail); otherwise continue after it.
   void StopIf(llvm::Value* cond, StopReason reason, llvm::Value* detail = nullptr);
@@ -96,6 +112,7 @@ class StepBuilder {
  private:
   BpfModule& module_;
   BpfProgram program_;
+  StatusConvention convention_;
   llvm::IRBuilder<> ir_;
   llvm::BasicBlock* entry_ = nullptr;
   SourceRange location_;

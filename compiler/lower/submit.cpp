@@ -21,7 +21,7 @@ SubmitQueue::SubmitQueue(StepBuilder& sb, const RingRegions& regions, const Ring
   sq_tail_ptr_ = sb.At(regions.rings, ir.CreateZExt(sb.ReadConst(rc.sq_tail_off),
                                                      ir.getInt64Ty()));
   sq_tail_ = sb.Load(ScalarType::kU32, sq_tail_ptr_, 0, 4);
-  pending_ = sb.module().AddBss(sb.program().name + "_pending", ScalarType::kU32,
+  pending_ = sb.module().AddBss(sb.InternalName("pending"), ScalarType::kU32,
                                sb.program().decl);
   sb.Store(ScalarType::kU32, pending_, 0, ir.getInt32(0), 4, /*is_volatile=*/true);
 }

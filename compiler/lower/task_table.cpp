@@ -2,6 +2,7 @@
 #include "lower/task_table.h"
 
 #include "lower/control.h"
+#include "llvm/IR/InlineAsm.h"
 
 namespace uringc {
 
@@ -32,9 +33,15 @@ TaskTable::TaskTable(BpfModule& module, const std::string& name, uint32_t tasks,
 
 llvm::Value* TaskTable::CheckedIndex(StepBuilder& sb, llvm::Value* task, StopReason reason) {
   llvm::IRBuilder<>& ir = sb.ir();
-  task = ir.CreateZExtOrTrunc(task, ir.getInt32Ty());
-  sb.StopIf(ir.CreateICmpUGE(task, ir.getInt32(tasks_)), reason);
-  return ir.CreateZExt(task, ir.getInt64Ty(), "task_index");
+  task = ir.CreateZExt(ir.CreateZExtOrTrunc(task, ir.getInt32Ty()), ir.getInt64Ty());
+  // An empty inline-asm barrier: LLVM may otherwise use what it knows about the index (e.g. that
+  // its low 16 bits are 0) to address the slot through another register the verifier never saw
+  // checked. Behind the barrier the checked register is the one used.
+  auto* barrier_type = llvm::FunctionType::get(ir.getInt64Ty(), {ir.getInt64Ty()}, false);
+  task = ir.CreateCall(llvm::InlineAsm::get(barrier_type, "", "=r,0", /*hasSideEffects=*/true),
+                       {task});
+  sb.StopIf(ir.CreateICmpUGE(task, ir.getInt64(tasks_)), reason);
+  return task;
 }
 
 llvm::Value* TaskTable::Slot(StepBuilder& sb, llvm::Value* index) {

@@ -231,15 +231,6 @@ int RunCommandMain(int argc, char** argv) {
   }
   if (args.vm) return RunInVm(args);
 
-  RingOptions ro;
-  ro.sq_entries = args.sq_entries;
-  ro.cq_entries = args.cq_entries;
-  ro.mem_region_size = args.mem_region;
-  auto ring = Ring::Create(ro);
-  if (!ring) {
-    std::fprintf(stderr, "%s: %s\n", program.c_str(), ring.error().message.c_str());
-    return 1;
-  }
   ControllerOptions co;
   co.ops_map = args.ops_map;
   co.verifier_log_path = args.verifier_log;
@@ -247,6 +238,22 @@ int RunCommandMain(int argc, char** argv) {
   auto ctl = Controller::OpenFile(args.object, co);
   if (!ctl) {
     std::fprintf(stderr, "%s: %s\n", program.c_str(), ctl.error().message.c_str());
+    return 1;
+  }
+  RingOptions ro;
+  ro.sq_entries = args.sq_entries;
+  ro.cq_entries = args.cq_entries;
+  ro.mem_region_size = args.mem_region;
+  // Compiled .uring controllers declare the parameter region they need (timespecs live there).
+  if ((*ctl)->globals().Has("uringc_mem_min")) {
+    auto need = (*ctl)->GetInt("uringc_mem_min");
+    if (need && static_cast<size_t>(*need) > ro.mem_region_size) {
+      ro.mem_region_size = static_cast<size_t>(*need);
+    }
+  }
+  auto ring = Ring::Create(ro);
+  if (!ring) {
+    std::fprintf(stderr, "%s: %s\n", program.c_str(), ring.error().message.c_str());
     return 1;
   }
   Resources res;

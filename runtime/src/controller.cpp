@@ -97,7 +97,7 @@ const std::vector<std::string>& RingConstantNames() {
   static const std::vector<std::string> names = {
       "uringc_sq_entries", "uringc_cq_entries", "uringc_sq_head_off", "uringc_sq_tail_off",
       "uringc_cq_head_off", "uringc_cq_tail_off", "uringc_cqes_off", "uringc_rings_size",
-      "uringc_sqes_size", "uringc_mem_size"};
+      "uringc_sqes_size", "uringc_mem_size", "uringc_mem_addr"};
   return names;
 }
 
@@ -306,14 +306,17 @@ Result<void> Controller::SetRingConstants(const Ring& ring) {
   const RingLayout& l = ring.layout();
   const uint64_t values[] = {l.sq_entries,  l.cq_entries,  l.sq_head_off, l.sq_tail_off,
                              l.cq_head_off, l.cq_tail_off, l.cqes_off,    l.rings_size,
-                             l.sqes_size,   ring.mem_region_size()};
+                             l.sqes_size,   ring.mem_region_size(),
+                             reinterpret_cast<uintptr_t>(ring.mem_region())};
   for (size_t i = 0; i < RingConstantNames().size(); ++i) {
     const std::string& name = RingConstantNames()[i];
     if (!globals_.Has(name)) continue;
     auto v = globals_.Find(name);
     if (!v->read_only()) {
       return MakeError(EINVAL, "`" + name + "` must be a load-time constant: declare it "
-                               "`const volatile __u32 " + name + ";`");
+                               "`const volatile " +
+                                   std::string(name == "uringc_mem_addr" ? "__u64 " : "__u32 ") +
+                                   name + ";`");
     }
     auto r = SetUint(name, values[i]);
     if (!r) return r.error();

@@ -93,6 +93,11 @@ Result<std::unique_ptr<Ring>> Ring::Borrow(int fd, const io_uring_params& params
   return ring;
 }
 
+uint32_t Ring::CqReady() const {
+  if (!mapped_) return 0;
+  return io_uring_cq_ready(&ring_);
+}
+
 Result<void> Ring::RegisterMemRegion(size_t size) {
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   mem_size_ = (size + page - 1) / page * page;

@@ -63,6 +63,9 @@ class Ring {
   /// The thread that created the ring: the only one allowed to enter it (SINGLE_ISSUER).
   pid_t owner_tid() const { return handle_->owner_tid; }
   std::shared_ptr<RingHandle> handle() const { return handle_; }
+  /// CQEs posted and not yet consumed (CQ tail - head), read from the mapped rings; for checks
+  /// such as "the controller left no completion behind". 0 for a borrowed ring.
+  uint32_t CqReady() const;
 
  private:
   Ring() = default;

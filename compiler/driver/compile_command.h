@@ -1,0 +1,42 @@
+// The back end's face in the driver: compiling a `.uring` file to a BPF controller object (or
+// LLVM IR / BPF assembly), the C header describing its parameters, buffers and outputs, and the
+// `compile` and `run` subcommands. Registered with AddSubcommand by main.cpp, so uringc_frontend
+// (which the fuzzer links) depends on neither LLVM nor the runtime.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "driver/compilation.h"
+#include "driver/subcommands.h"
+#include "emit/codegen.h"
+#include "emit/kernel_abi.h"
+
+namespace uringc::driver {
+
+struct CompileRequest {
+  std::string file;
+  std::string graph;  ///< which graph; empty = the only one
+  CodegenOptions codegen;
+  KernelAbi abi = kDefaultKernelAbi;
+  bool break_region_null_check = false;     ///< test only: see GraphLoweringOptions
+};
+
+/// Runs the front end and the back end over `req.file` into `c`. Returns the output bytes, or
+/// nullopt with the diagnostics in `c.diagnostics` (and `io_error` set when the file could not be
+/// read). `graph_name` receives the compiled graph's name.
+std::optional<std::string> CompileFile(const CompileRequest& req, Compilation& c,
+                                       std::string& io_error, std::string* graph_name = nullptr,
+                                       std::string* header = nullptr);
+
+/// Parses `--target-kernel` (7.1, 7.2, 7.3, auto: the running kernel's BTF). False with `error`.
+bool ResolveTargetKernel(const std::string& value, KernelAbi& abi, std::string& error);
+
+/// Registers `compile` and `run` in the subcommand table.
+void RegisterBackendSubcommands();
+
+/// `uringc run ...` with the raw arguments after `run` (repeated `--arg` flags do not fit the
+/// common option map).
+int RunCompiledMain(const std::vector<std::string>& args);
+
+}  // namespace uringc::driver

@@ -1,0 +1,94 @@
+// `uringc run FILE.uring ...`: compiles the file in memory (the compile flags -O0/-O2,
+// --target-kernel, --graph, --stdlib are taken out of the arguments), writes the object to a
+// private temporary directory (the runtime and --vm need a file), and hands everything else to
+// the runtime's RunCommandMain, exactly as `uringc-run` would. A `.bpf.o` runs as it is.
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "diag/formatter.h"
+#include "driver/compile_command.h"
+#include "run_command.h"
+
+namespace uringc::driver {
+namespace {
+
+bool EndsWith(const std::string& s, const std::string& e) {
+  return s.size() >= e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0;
+}
+
+}  // namespace
+
+int RunCompiledMain(const std::vector<std::string>& args) {
+  std::vector<std::string> rest;
+  CompileRequest req;
+  std::string stdlib, target = "7.2";
+  std::string source;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "-O0" || a == "-O2") {
+      req.codegen.opt = a == "-O0" ? OptLevel::kO0 : OptLevel::kO2;
+    } else if (a.rfind("--target-kernel=", 0) == 0) {
+      target = a.substr(16);
+    } else if (a.rfind("--graph=", 0) == 0) {
+      req.graph = a.substr(8);
+    } else if (a.rfind("--stdlib=", 0) == 0) {
+      stdlib = a.substr(9);
+    } else if (source.empty() && a.size() > 0 && a[0] != '-' && EndsWith(a, ".uring") &&
+               (i == 0 || args[i - 1] != "--arg")) {
+      source = a;
+      rest.push_back("");  // replaced by the object's path
+    } else {
+      rest.push_back(a);
+    }
+  }
+  std::string dir;
+  if (!source.empty()) {
+    std::string error;
+    if (!ResolveTargetKernel(target, req.abi, error)) {
+      std::cerr << "uringc run: error: " << error << "\n";
+      return 2;
+    }
+    req.file = source;
+    Compilation c;
+    c.options.stdlib_dir = stdlib.empty() ? DefaultStdlibDir() : stdlib;
+    std::string io_error, graph;
+    auto obj = CompileFile(req, c, io_error, &graph);
+    if (!io_error.empty()) {
+      std::cerr << "uringc run: error: " << io_error << "\n";
+      return 2;
+    }
+    for (const Diagnostic& d : c.diagnostics.items()) std::cerr << FormatText(d, c.sources);
+    if (!obj) return 1;
+    char tmpl[] = "/tmp/uringc-run-XXXXXX";
+    if (mkdtemp(tmpl) == nullptr) {
+      std::perror("uringc run: cannot create a temporary directory");
+      return 1;
+    }
+    dir = tmpl;
+    const std::string path = dir + "/" + graph + ".bpf.o";
+    std::ofstream f(path, std::ios::binary);
+    f.write(obj->data(), static_cast<std::streamsize>(obj->size()));
+    f.close();
+    for (std::string& r : rest) {
+      if (r.empty()) r = path;
+    }
+  }
+  std::vector<std::string> argv_s = {"uringc run"};
+  argv_s.insert(argv_s.end(), rest.begin(), rest.end());
+  std::vector<char*> argv;
+  for (std::string& s : argv_s) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  const int status = RunCommandMain(static_cast<int>(argv_s.size()), argv.data());
+  if (!dir.empty()) {
+    for (const std::string& r : rest) {
+      if (r.rfind(dir + "/", 0) == 0) unlink(r.c_str());
+    }
+    rmdir(dir.c_str());
+  }
+  return status;
+}
+
+}  // namespace uringc::driver

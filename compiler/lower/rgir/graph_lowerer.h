@@ -1,0 +1,163 @@
+// The state shared by the rgir lowering files (internal to compiler/lower/rgir/):
+//   layout.cpp    slots, words, resume states, globals
+//   step.cpp      the loop_step skeleton: prologue, reap, run loop, end of graph, wait
+//   tasks.cpp     a task's code as segments between await points; fork/join/race/exit/fail
+//   cancel.cpp    cancelling task subtrees and deadline expiry
+//   exprs.cpp     rgir::Expr -> IR values, variables and parameters
+//   requests.cpp  kRequest nodes -> SQEs (with linked timeouts), deadlines, timespecs
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lower/reap.h"
+#include "lower/rgir/lower_graph.h"
+#include "lower/ring.h"
+#include "lower/step_builder.h"
+#include "lower/submit.h"
+#include "lower/task_table.h"
+
+namespace uringc::lower_rgir {
+
+// Control words at the start of every slot's vars (TaskTable var indices).
+inline constexpr uint32_t kWordRes = 0;      ///< i64: result of the awaited request
+inline constexpr uint32_t kWordSeq = 1;      ///< sequence number of the awaited request (0: none)
+inline constexpr uint32_t kWordQueued = 2;   ///< 1 while on the ready queue
+inline constexpr uint32_t kWordParent = 3;   ///< the parent task's slot index
+inline constexpr uint32_t kWordCount = 4;    ///< join: children still running; race: 1 while open
+inline constexpr uint32_t kWordChild = 5;    ///< join: errno of a failed child; race: winner arm + 1
+inline constexpr uint32_t kWordExpired = 6;  ///< deadline scope that expired + 1 (0: none)
+inline constexpr uint32_t kWordChildErr = 7; ///< race: errno of a failed arm
+inline constexpr uint32_t kControlWords = 8;
+
+/// A value: integers/bools/fds/durations in `v` at their width; bytes as (v = user address i64,
+/// len = i32 length).
+struct Val {
+  llvm::Value* v = nullptr;
+  llvm::Value* len = nullptr;
+};
+
+/// Where code runs: the task and its slot index (an i64 the verifier knows is < slots).
+struct Here {
+  rgir::TaskId task = 0;
+  llvm::Value* idx = nullptr;
+};
+
+struct TaskInfo {
+  uint32_t slots = 1;  ///< instances of the task across all instances of its ancestors
+  uint32_t words = 0;  ///< vars per slot (control words + scopes + variables)
+  std::unique_ptr<TaskTable> table;
+  std::vector<rgir::ScopeId> scopes;      ///< deadline scopes owned by the task
+  std::vector<rgir::TaskId> children;     ///< tasks forked by this task
+};
+
+class GraphLowerer {
+ public:
+  GraphLowerer(const rgir::Graph& g, BpfModule& m, const GraphLoweringOptions& o,
+               DiagnosticList& diags)
+      : g_(g), m_(m), opt_(o), diags_(diags) {}
+  bool Run();
+
+ private:
+  // ----- layout.cpp -----
+  bool PlanLayout();
+  void DeclareGlobals();
+  uint32_t ScopeWord(rgir::ScopeId s) const { return scope_word_.at(s); }
+  uint32_t VarWord(rgir::VarId v) const { return var_word_.at(v); }
+  TaskTable& Table(rgir::TaskId t) { return *tasks_[t].table; }
+  uint32_t StartState(rgir::NodeId n) const { return start_state_.at(n); }
+  uint32_t AfterState(rgir::NodeId n) const { return after_state_.at(n); }
+
+  // ----- step.cpp -----
+  void EmitStep();
+  void EmitReapHandler(StepBuilder& b, const Cqe& cqe);
+  void EmitRunOne(StepBuilder& b);
+  void EmitEnding(StepBuilder& b, const ReapResult& reaped);
+  /// Puts (task, idx) on the ready queue unless it is already there.
+  void Enqueue(StepBuilder& b, rgir::TaskId task, llvm::Value* idx);
+  /// Ends the graph: status 1 (done) or 2 (failed with `neg_errno`, an i32 < 0).
+  void EndGraph(StepBuilder& b, bool failed, llvm::Value* neg_errno);
+  /// Writes one SQE and counts it in flight.
+  void Push(StepBuilder& b, const SqeFields& f);
+  llvm::Value* NextSeq(StepBuilder& b);
+  llvm::Value* UserData(StepBuilder& b, rgir::TaskId task, llvm::Value* idx, llvm::Value* seq);
+
+  // ----- tasks.cpp -----
+  void EmitTaskRun(StepBuilder& b, Here h);
+  void EmitSegment(StepBuilder& b, Here h, rgir::NodeId start, bool after_await);
+  void EmitNode(StepBuilder& b, Here h, rgir::NodeId n, llvm::BasicBlock* done,
+                const std::function<llvm::BasicBlock*(rgir::NodeId from, rgir::NodeId to)>& edge);
+  void EmitFork(StepBuilder& b, Here h, const rgir::Node& fork);
+  void ExitTask(StepBuilder& b, Here h);
+  void FailTask(StepBuilder& b, Here h, llvm::Value* err /* i32 > 0 */);
+  /// The fork node of `child`'s parent that started it, and what the parent awaits there.
+  const rgir::Node& AwaitOf(rgir::TaskId child) const;
+
+  // ----- cancel.cpp -----
+  /// Cancels what slot (task, idx) awaits and every task instance below it; their slots end.
+  void CancelSlot(StepBuilder& b, rgir::TaskId task, llvm::Value* idx, bool finish);
+  void CancelChildren(StepBuilder& b, rgir::TaskId task, llvm::Value* idx,
+                      const std::vector<rgir::TaskId>& which);
+  void DisarmScopes(StepBuilder& b, rgir::TaskId task, llvm::Value* idx);
+  void EmitExpiry(StepBuilder& b, Here h, llvm::Value* expired /* i64 scope + 1 */);
+
+  // ----- exprs.cpp -----
+  Val Eval(StepBuilder& b, Here h, const rgir::Expr& e);
+  llvm::Value* EvalScalar(StepBuilder& b, Here h, const rgir::Expr& e) { return Eval(b, h, e).v; }
+  Val LoadVar(StepBuilder& b, Here h, rgir::VarId v);
+  void StoreVar(StepBuilder& b, Here h, rgir::VarId v, Val val);
+  /// The slot index of `owner` (h.task or an ancestor) seen from h.
+  llvm::Value* SlotOf(StepBuilder& b, Here h, rgir::TaskId owner);
+  llvm::Type* IrType(const Type& t);
+  llvm::Value* Convert(StepBuilder& b, llvm::Value* v, const Type& from, const Type& to);
+  Val Binary(StepBuilder& b, Here h, const rgir::Expr& e);
+  /// Fails the task (EFAULT) unless cond holds; continues after.
+  void CheckOrFail(StepBuilder& b, Here h, llvm::Value* ok, int err);
+
+  // ----- requests.cpp -----
+  void EmitRequest(StepBuilder& b, Here h, const rgir::Node& n);
+  void EmitRequestDone(StepBuilder& b, Here h, rgir::NodeId n,
+                       const std::function<llvm::BasicBlock*(rgir::NodeId, rgir::NodeId)>& edge);
+  /// Writes a timespec for `ns` (i64) into the parameter region; returns its user address.
+  llvm::Value* Timespec(StepBuilder& b, llvm::Value* ns);
+  void EmitDeadlineStart(StepBuilder& b, Here h, const rgir::Node& n);
+  void EmitDeadlineEnd(StepBuilder& b, Here h, rgir::ScopeId s, llvm::Value* idx);
+
+  const rgir::Graph& g_;
+  BpfModule& m_;
+  const GraphLoweringOptions& opt_;
+  DiagnosticList& diags_;
+
+  std::vector<TaskInfo> tasks_;
+  std::vector<uint32_t> var_word_;
+  std::vector<uint32_t> scope_word_;
+  std::map<rgir::NodeId, uint32_t> start_state_;  ///< resume by running the node
+  std::map<rgir::NodeId, uint32_t> after_state_;  ///< resume after the node's await completed
+  std::vector<std::vector<bool>> back_edge_;      ///< [node][0 next, 1 alt, 2+ arm]
+
+  // Globals.
+  RingConstants rc_;
+  llvm::GlobalVariable* mem_addr_ = nullptr;   ///< .rodata u64: user address of the region
+  std::vector<llvm::GlobalVariable*> params_;  ///< by ParamId
+  std::map<rgir::VarId, llvm::GlobalVariable*> outputs_;
+  llvm::GlobalVariable* ready_ = nullptr;       ///< u32 [ready_size_]
+  uint32_t ready_size_ = 16;
+  llvm::GlobalVariable* ready_head_ = nullptr;
+  llvm::GlobalVariable* ready_tail_ = nullptr;
+  llvm::GlobalVariable* inflight_ = nullptr;
+  llvm::GlobalVariable* seq_ = nullptr;
+  llvm::GlobalVariable* ending_ = nullptr;      ///< 0 running, 1 done, 2 failed
+  llvm::GlobalVariable* end_error_ = nullptr;
+  llvm::GlobalVariable* cancel_sent_ = nullptr;
+  llvm::GlobalVariable* steps_ = nullptr;
+
+  // Per step.
+  std::unique_ptr<SubmitQueue> queue_;
+  llvm::Value* mem_ = nullptr;  ///< kernel pointer to the parameter region
+  llvm::BasicBlock* seg_done_ = nullptr;  ///< where the segment being emitted ends
+};
+
+}  // namespace uringc::lower_rgir

@@ -1,0 +1,177 @@
+// Storage layout of a lowered graph: how many slots each task has (its instances times those of
+// its ancestors), which words of a slot hold what, which nodes are resume points (and their state
+// numbers), which edges are back edges (a loop: the task yields through the ready queue there),
+// and the globals (parameters in .rodata, outputs and run state in .bss).
+#include <algorithm>
+#include <functional>
+
+#include "lower/rgir/graph_lowerer.h"
+
+namespace uringc::lower_rgir {
+namespace {
+
+constexpr uint64_t kMaxSlots = 65535;  // the slot index has 16 bits in user_data and the queue
+
+ScalarType StorageType(const Type& t) {
+  switch (t.kind) {
+    case Type::Kind::kBool: return ScalarType::kU8;
+    case Type::Kind::kFd: return ScalarType::kS32;
+    case Type::Kind::kDuration: return ScalarType::kU64;
+    case Type::Kind::kBuffers: return ScalarType::kU64;
+    case Type::Kind::kInt:
+    case Type::Kind::kIntLit:
+      if (t.bits <= 8) return ScalarType::kU8;
+      if (t.bits <= 16) return ScalarType::kU16;
+      if (t.bits <= 32) return t.is_signed ? ScalarType::kS32 : ScalarType::kU32;
+      return t.is_signed ? ScalarType::kS64 : ScalarType::kU64;
+    default: return ScalarType::kU64;
+  }
+}
+
+}  // namespace
+
+ScalarType StorageTypeOf(const Type& t) { return StorageType(t); }
+
+bool GraphLowerer::PlanLayout() {
+  const size_t nt = g_.tasks.size();
+  tasks_.resize(nt);
+  // Parents are created before their children, but do not rely on it: resolve recursively.
+  std::vector<bool> done(nt, false);
+  std::function<uint64_t(rgir::TaskId)> slots = [&](rgir::TaskId t) -> uint64_t {
+    if (done[t]) return tasks_[t].slots;
+    const rgir::Task& task = g_.tasks[t];
+    uint64_t n = task.kind == rgir::Task::Kind::kParallel ? task.instances : 1;
+    if (task.parent != rgir::kNone) n *= slots(task.parent);
+    tasks_[t].slots = static_cast<uint32_t>(std::min<uint64_t>(n, kMaxSlots + 1));
+    done[t] = true;
+    return n;
+  };
+  for (rgir::TaskId t = 0; t < nt; ++t) {
+    if (slots(t) > kMaxSlots) {
+      diags_.Error("TooManyTasks", g_.tasks[t].range,
+                                   "this concurrent construct needs " + std::to_string(slots(t)) +
+                                       " task instances in total (its own times those of the "
+                                       "constructs around it); the controller supports " +
+                                       std::to_string(kMaxSlots));
+      return false;
+    }
+    if (g_.tasks[t].parent != rgir::kNone) tasks_[g_.tasks[t].parent].children.push_back(t);
+  }
+  if (nt > 65535) {
+    diags_.Error("TooManyTasks", g_.range, "too many concurrent constructs");
+    return false;
+  }
+
+  // Words: control words, one per deadline scope of the task, then the variables.
+  for (rgir::TaskId t = 0; t < nt; ++t) tasks_[t].words = kControlWords;
+  scope_word_.resize(g_.deadlines.size());
+  for (rgir::ScopeId s = 0; s < g_.deadlines.size(); ++s) {
+    TaskInfo& ti = tasks_[g_.deadlines[s].task];
+    ti.scopes.push_back(s);
+    scope_word_[s] = ti.words++;
+  }
+  var_word_.assign(g_.vars.size(), 0);
+  for (rgir::VarId v = 0; v < g_.vars.size(); ++v) {
+    const rgir::Var& var = g_.vars[v];
+    if (var.kind == rgir::Var::Kind::kOutput) continue;
+    TaskInfo& ti = tasks_[var.task];
+    var_word_[v] = ti.words;
+    ti.words += var.type.kind == Type::Kind::kBytes ? 2 : 1;
+  }
+
+  // Resume points and back edges, per task, by an iterative depth-first search from the entry
+  // and from every deadline's on_expire node (reached only through an expiry).
+  const size_t nn = g_.nodes.size();
+  back_edge_.assign(nn, {});
+  auto succs = [&](rgir::NodeId n) {
+    const rgir::Node& node = g_.nodes[n];
+    std::vector<rgir::NodeId> out = {node.next, node.alt};
+    for (rgir::NodeId a : node.arms) out.push_back(a);
+    return out;
+  };
+  for (rgir::NodeId n = 0; n < nn; ++n) back_edge_[n].assign(succs(n).size(), false);
+  std::vector<uint8_t> color(nn, 0);  // 0 new, 1 on the stack, 2 finished
+  uint32_t next_state = kFirstResumeState;
+  auto add_start = [&](rgir::NodeId n) {
+    if (!start_state_.count(n)) start_state_[n] = next_state++;
+  };
+  auto dfs = [&](rgir::NodeId root) {
+    if (root == rgir::kNone || color[root] != 0) return;
+    std::vector<std::pair<rgir::NodeId, size_t>> stack = {{root, 0}};
+    color[root] = 1;
+    while (!stack.empty()) {
+      auto& [n, i] = stack.back();
+      std::vector<rgir::NodeId> s = succs(n);
+      if (i == s.size()) {
+        color[n] = 2;
+        stack.pop_back();
+        continue;
+      }
+      const size_t k = i++;
+      const rgir::NodeId to = s[k];
+      if (to == rgir::kNone) continue;
+      if (color[to] == 1) {
+        back_edge_[n][k] = true;
+        add_start(to);
+      } else if (color[to] == 0) {
+        color[to] = 1;
+        stack.push_back({to, 0});
+      }
+    }
+  };
+  for (rgir::TaskId t = 0; t < nt; ++t) {
+    add_start(g_.tasks[t].entry);
+    dfs(g_.tasks[t].entry);
+  }
+  for (const rgir::Deadline& d : g_.deadlines) {
+    add_start(d.on_expire);
+    dfs(d.on_expire);
+  }
+  for (rgir::NodeId n = 0; n < nn; ++n) {
+    const rgir::Node& node = g_.nodes[n];
+    if (node.kind == rgir::Node::Kind::kRequest || node.kind == rgir::Node::Kind::kJoin ||
+        node.kind == rgir::Node::Kind::kRace) {
+      after_state_[n] = next_state++;
+    }
+  }
+  return true;
+}
+
+void GraphLowerer::DeclareGlobals() {
+  const SourceRange at = g_.range;
+  rc_ = DeclareRingConstants(m_, at);
+  mem_addr_ = m_.AddRodata("uringc_mem_addr", ScalarType::kU64, 0, at);
+  m_.AddRodata("uringc_mem_min", ScalarType::kU32, kGraphMemRegionSize, at);
+  for (const rgir::Param& p : g_.params) {
+    params_.push_back(m_.AddRodata(p.name, StorageType(p.type), 0, p.range));
+  }
+  for (rgir::VarId v = 0; v < g_.vars.size(); ++v) {
+    const rgir::Var& var = g_.vars[v];
+    if (var.kind == rgir::Var::Kind::kOutput) {
+      outputs_[v] = m_.AddBss(var.name, StorageType(var.type), var.range);
+    }
+  }
+  steps_ = m_.AddBss("uringc_steps", ScalarType::kU64, at);
+  const std::string prefix = "uringc_" + g_.name + "_";
+  for (rgir::TaskId t = 0; t < g_.tasks.size(); ++t) {
+    tasks_[t].table = std::make_unique<TaskTable>(m_, prefix + "task" + std::to_string(t),
+                                                   tasks_[t].slots, tasks_[t].words,
+                                                   g_.tasks[t].range);
+  }
+  uint64_t total = 0;
+  for (const TaskInfo& ti : tasks_) total += ti.slots;
+  while (ready_size_ < total) ready_size_ *= 2;
+  DebugTypes& types = m_.types();
+  ready_ = m_.AddBss(prefix + "ready",
+                     llvm::ArrayType::get(llvm::Type::getInt32Ty(m_.context()), ready_size_),
+                     types.Array(types.Scalar(ScalarType::kU32), 32, 32, ready_size_), 4, at);
+  ready_head_ = m_.AddBss(prefix + "ready_head", ScalarType::kU32, at);
+  ready_tail_ = m_.AddBss(prefix + "ready_tail", ScalarType::kU32, at);
+  inflight_ = m_.AddBss(prefix + "inflight", ScalarType::kU32, at);
+  seq_ = m_.AddBss(prefix + "seq", ScalarType::kU32, at);
+  ending_ = m_.AddBss(prefix + "ending", ScalarType::kU32, at);
+  end_error_ = m_.AddBss(prefix + "end_error", ScalarType::kS32, at);
+  cancel_sent_ = m_.AddBss(prefix + "cancel_sent", ScalarType::kU32, at);
+}
+
+}  // namespace uringc::lower_rgir

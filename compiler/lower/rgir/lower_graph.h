@@ -1,0 +1,44 @@
+// Lowering a request graph (rgir::Graph) to one io_uring_bpf_ops controller in a BpfModule.
+// The design (docs/codegen.md, "rgir lowering"):
+//  - every rgir task instance owns a slot in a `.bss` table (its resume state and variables);
+//  - a loop_step reaps up to `reap_budget` CQEs, each naming (task, slot, sequence number) in its
+//    user_data, stores the result in the slot and puts the slot on a ready queue; it then runs up
+//    to `run_budget` ready slots, each from its resume state to its next await point (a request,
+//    a join, a race) or back edge, submits what they queued, and sleeps until the next CQE (or
+//    continues at once while slots are ready);
+//  - every loop in a task's code is a back edge through the ready queue, so each step's code is
+//    loop-free apart from three loops with constant bounds (reap, run, child instances): the
+//    verifier accepts it whatever the program;
+//  - when the graph ends (done, stop, or failure) everything in flight is cancelled and the
+//    controller waits for the last CQE before it sets `uringc_status` and stops.
+#pragma once
+
+#include <cstdint>
+
+#include "diag/diagnostic.h"
+#include "emit/bpf_module.h"
+#include "rgir/rgir.h"
+
+namespace uringc {
+
+struct GraphLoweringOptions {
+  uint32_t run_budget = 8;    ///< ready slots run per loop_step
+  uint32_t reap_budget = 16;  ///< CQEs reaped per loop_step
+  /// Test only: leave out the null check of the parameter region, so the verifier rejects the
+  /// program at the first access through it (to show verifier errors mapped to `.uring` lines).
+  bool break_region_null_check = false;
+};
+
+/// Bytes of the parameter region (IOU_REGION_MEM) a compiled controller needs: timespecs for
+/// timeouts are written there, and the host's address of it comes in `.rodata uringc_mem_addr`.
+/// The object declares `.rodata uringc_mem_min` with this value so a host can size the region.
+inline constexpr uint32_t kTimespecSlots = 4096;
+inline constexpr uint32_t kGraphMemRegionSize = kTimespecSlots * 16;
+
+/// Adds the controller for `graph` (program `<graph>`, ops `<graph>_ops`) to `module`. Limits
+/// the lowering cannot meet (too many task instances) are reported as diagnostics; returns false
+/// then.
+bool LowerGraphToBpf(const rgir::Graph& graph, BpfModule& module,
+                     const GraphLoweringOptions& options, DiagnosticList& diags);
+
+}  // namespace uringc

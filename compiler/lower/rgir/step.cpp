@@ -1,0 +1,238 @@
+// The loop_step of a lowered graph: prologue (status, regions), the first step's start of the
+// root task, reaping (CQE -> slot -> ready queue), the run loop (ready slot -> its code up to the
+// next await), one submission, the end of the graph (cancel everything in flight, wait for the
+// last CQE, then STOP with uringc_status/uringc_error), and the wait index.
+#include <linux/io_uring.h>
+
+#include "lower/control.h"
+#include "lower/dispatch.h"
+#include "lower/rgir/graph_lowerer.h"
+#include "lower/wait.h"
+
+namespace uringc::lower_rgir {
+
+bool GraphLowerer::Run() {
+  if (!PlanLayout()) return false;
+  DeclareGlobals();
+  EmitStep();
+  return true;
+}
+
+llvm::Value* GraphLowerer::NextSeq(StepBuilder& b) {
+  llvm::IRBuilder<>& ir = b.ir();
+  llvm::Value* v = ir.CreateAdd(b.Load(ScalarType::kU32, seq_, 0, 4, true), ir.getInt32(1));
+  v = ir.CreateSelect(ir.CreateICmpEQ(v, ir.getInt32(0)), ir.getInt32(1), v, "seq");
+  b.Store(ScalarType::kU32, seq_, 0, v, 4, true);
+  return v;
+}
+
+llvm::Value* GraphLowerer::UserData(StepBuilder& b, rgir::TaskId task, llvm::Value* idx,
+                                    llvm::Value* seq) {
+  llvm::IRBuilder<>& ir = b.ir();
+  llvm::Value* hi = ir.getInt64(static_cast<uint64_t>(task) << 48);
+  llvm::Value* mid = ir.CreateShl(ir.CreateZExtOrTrunc(idx, ir.getInt64Ty()), 32);
+  return ir.CreateOr(ir.CreateOr(hi, mid), ir.CreateZExtOrTrunc(seq, ir.getInt64Ty()), "ud");
+}
+
+void GraphLowerer::Push(StepBuilder& b, const SqeFields& f) {
+  queue_->Push(b, f);
+  llvm::Value* n = b.Load(ScalarType::kU32, inflight_, 0, 4, true);
+  b.Store(ScalarType::kU32, inflight_, 0, b.ir().CreateAdd(n, b.ir().getInt32(1)), 4, true);
+}
+
+void GraphLowerer::Enqueue(StepBuilder& b, rgir::TaskId task, llvm::Value* idx) {
+  llvm::IRBuilder<>& ir = b.ir();
+  TaskTable& t = Table(task);
+  llvm::Value* queued = t.LoadVar(b, idx, kWordQueued);
+  EmitIf(b, ir.CreateICmpEQ(queued, ir.getInt64(0)), [&](StepBuilder& b) {
+    t.StoreVar(b, idx, kWordQueued, ir.getInt64(1));
+    llvm::Value* tail = b.Load(ScalarType::kU32, ready_tail_, 0, 4, true);
+    llvm::Value* at = ir.CreateZExt(ir.CreateAnd(tail, ir.getInt32(ready_size_ - 1)),
+                                    ir.getInt64Ty());
+    llvm::Value* entry = ir.CreateOr(ir.getInt32(task << 16),
+                                     ir.CreateTrunc(idx, ir.getInt32Ty()));
+    b.Store(ScalarType::kU32, b.At(ready_, ir.CreateShl(at, 2)), 0, entry, 4);
+    b.Store(ScalarType::kU32, ready_tail_, 0, ir.CreateAdd(tail, ir.getInt32(1)), 4, true);
+  });
+}
+
+void GraphLowerer::EndGraph(StepBuilder& b, bool failed, llvm::Value* neg_errno) {
+  llvm::IRBuilder<>& ir = b.ir();
+  llvm::Value* ending = b.Load(ScalarType::kU32, ending_, 0, 4, true);
+  EmitIf(b, ir.CreateICmpEQ(ending, ir.getInt32(0)), [&](StepBuilder& b) {
+    b.Store(ScalarType::kU32, ending_, 0, ir.getInt32(failed ? 2 : 1), 4, true);
+    if (failed) b.Store(ScalarType::kS32, end_error_, 0, neg_errno, 4, true);
+    // Nothing else runs: empty the ready queue.
+    b.Store(ScalarType::kU32, ready_head_, 0, b.Load(ScalarType::kU32, ready_tail_, 0, 4, true),
+            4, true);
+  });
+}
+
+void GraphLowerer::EmitReapHandler(StepBuilder& b, const Cqe& cqe) {
+  llvm::IRBuilder<>& ir = b.ir();
+  llvm::Value* n = b.Load(ScalarType::kU32, inflight_, 0, 4, true);
+  b.Store(ScalarType::kU32, inflight_, 0,
+          ir.CreateSelect(ir.CreateICmpEQ(n, ir.getInt32(0)), n, ir.CreateSub(n, ir.getInt32(1))),
+          4, true);
+  llvm::Value* running = ir.CreateICmpEQ(b.Load(ScalarType::kU32, ending_, 0, 4, true),
+                                         ir.getInt32(0));
+  llvm::Value* seq = ir.CreateAnd(cqe.user_data, ir.getInt64(0xffffffffu), "cqe_seq");
+  llvm::Value* mine = ir.CreateAnd(running, ir.CreateICmpNE(seq, ir.getInt64(0)));
+  EmitIf(b, mine, [&](StepBuilder& b) {
+    llvm::Value* task = ir.CreateTrunc(ir.CreateLShr(cqe.user_data, 48), ir.getInt32Ty());
+    llvm::Value* slot = ir.CreateTrunc(
+        ir.CreateAnd(ir.CreateLShr(cqe.user_data, 32), ir.getInt64(0xffff)), ir.getInt32Ty());
+    llvm::BasicBlock* end = b.NewBlock("reap.end");
+    llvm::SwitchInst* sw = ir.CreateSwitch(task, end, g_.tasks.size());
+    for (rgir::TaskId t = 0; t < g_.tasks.size(); ++t) {
+      llvm::BasicBlock* bb = b.NewBlock("reap.task");
+      sw->addCase(ir.getInt32(t), bb);
+      b.SetBlock(bb);
+      TaskTable& table = Table(t);
+      llvm::Value* idx = table.CheckedIndex(b, slot);
+      llvm::BasicBlock* next = b.NewBlock("reap.scopes");
+      llvm::BasicBlock* hit = b.NewBlock("reap.request");
+      ir.CreateCondBr(ir.CreateICmpEQ(table.LoadVar(b, idx, kWordSeq), seq), hit, next);
+      b.SetBlock(hit);
+      table.StoreVar(b, idx, kWordRes, ir.CreateSExt(cqe.res, ir.getInt64Ty()));
+      table.StoreVar(b, idx, kWordSeq, ir.getInt64(0));
+      Enqueue(b, t, idx);
+      ir.CreateBr(end);
+      b.SetBlock(next);
+      for (rgir::ScopeId s : tasks_[t].scopes) {
+        llvm::BasicBlock* fired = b.NewBlock("reap.deadline");
+        llvm::BasicBlock* other = b.NewBlock("reap.next");
+        ir.CreateCondBr(ir.CreateICmpEQ(table.LoadVar(b, idx, ScopeWord(s)), seq), fired, other);
+        b.SetBlock(fired);
+        table.StoreVar(b, idx, ScopeWord(s), ir.getInt64(0));
+        table.StoreVar(b, idx, kWordExpired, ir.getInt64(s + 1));
+        Enqueue(b, t, idx);
+        ir.CreateBr(end);
+        b.SetBlock(other);
+      }
+      ir.CreateBr(end);  // a completion nobody waits for any more (cancelled): dropped
+    }
+    b.SetBlock(end);
+  });
+}
+
+void GraphLowerer::EmitRunOne(StepBuilder& b) {
+  llvm::IRBuilder<>& ir = b.ir();
+  llvm::Value* head = b.Load(ScalarType::kU32, ready_head_, 0, 4, true);
+  llvm::Value* at = ir.CreateZExt(ir.CreateAnd(head, ir.getInt32(ready_size_ - 1)), ir.getInt64Ty());
+  llvm::Value* entry = b.Load(ScalarType::kU32, b.At(ready_, ir.CreateShl(at, 2)), 0, 4);
+  b.Store(ScalarType::kU32, ready_head_, 0, ir.CreateAdd(head, ir.getInt32(1)), 4, true);
+  llvm::Value* task = ir.CreateLShr(entry, 16);
+  llvm::Value* slot = ir.CreateAnd(entry, ir.getInt32(0xffff));
+  llvm::BasicBlock* end = b.NewBlock("run.end");
+  llvm::SwitchInst* sw = ir.CreateSwitch(task, end, g_.tasks.size());
+  for (rgir::TaskId t = 0; t < g_.tasks.size(); ++t) {
+    llvm::BasicBlock* bb = b.NewBlock("run.task");
+    sw->addCase(ir.getInt32(t), bb);
+    b.SetBlock(bb);
+    b.SetLocation(g_.tasks[t].range);
+    llvm::Value* idx = Table(t).CheckedIndex(b, slot);
+    Table(t).StoreVar(b, idx, kWordQueued, ir.getInt64(0));
+    EmitTaskRun(b, Here{t, idx});
+    ir.CreateBr(end);
+  }
+  b.SetBlock(end);
+}
+
+void GraphLowerer::EmitStep() {
+  BpfProgram prog = m_.CreateProgram(g_.name, g_.range);
+  m_.CreateOps(g_.name + "_ops", prog);
+  StepBuilder sb(m_, prog, StatusConvention::kRuntime);
+  llvm::IRBuilder<>& ir = sb.ir();
+  sb.ReturnIfStopped();
+  sb.Increment(steps_, ScalarType::kU64);
+  RingRegions regions = EmitGetRingRegions(sb, rc_);
+  if (opt_.break_region_null_check) {
+    // Test only (GraphLoweringOptions::break_region_null_check): no null check.
+    mem_ = EmitGetRegion(sb, RegionId::kMem, ir.getInt64(kGraphMemRegionSize));
+  } else {
+    mem_ = EmitGetRegionChecked(sb, RegionId::kMem, ir.getInt64(kGraphMemRegionSize));
+  }
+  queue_ = std::make_unique<SubmitQueue>(sb, regions, rc_);
+
+  EmitOnce(sb, "uringc_" + g_.name + "_started", [&](StepBuilder& b) {
+    llvm::Value* zero = b.ir().getInt64(0);
+    Table(0).StoreState(b, zero, StartState(g_.tasks[0].entry));
+    Enqueue(b, 0, zero);
+  });
+
+  ReapResult reaped = EmitReapLoop(sb, regions, rc_, opt_.reap_budget,
+                                   [&](StepBuilder& b, const Cqe& c) { EmitReapHandler(b, c); });
+
+  EmitBoundedLoop(
+      sb, opt_.run_budget,
+      [&](StepBuilder& b, llvm::Value*) {
+        llvm::IRBuilder<>& ir = b.ir();
+        llvm::Value* running =
+            ir.CreateICmpEQ(b.Load(ScalarType::kU32, ending_, 0, 4, true), ir.getInt32(0));
+        llvm::Value* ready = ir.CreateICmpNE(b.Load(ScalarType::kU32, ready_head_, 0, 4, true),
+                                             b.Load(ScalarType::kU32, ready_tail_, 0, 4, true));
+        return ir.CreateAnd(running, ready);
+      },
+      [&](StepBuilder& b, llvm::Value*) { EmitRunOne(b); });
+  sb.SetLocation(g_.range);
+  EmitEnding(sb, reaped);
+}
+
+void GraphLowerer::EmitEnding(StepBuilder& sb, const ReapResult& reaped) {
+  llvm::IRBuilder<>& ir = sb.ir();
+  // The graph ended: cancel everything still in flight (once), then wait for the last CQE.
+  llvm::Value* ending = sb.Load(ScalarType::kU32, ending_, 0, 4, true);
+  llvm::Value* is_ending = ir.CreateICmpNE(ending, ir.getInt32(0));
+  EmitIf(sb, is_ending, [&](StepBuilder& b) {
+    llvm::Value* inflight = b.Load(ScalarType::kU32, inflight_, 0, 4, true);
+    llvm::Value* sent = b.Load(ScalarType::kU32, cancel_sent_, 0, 4, true);
+    EmitIf(b, ir.CreateAnd(ir.CreateICmpNE(inflight, ir.getInt32(0)),
+                           ir.CreateICmpEQ(sent, ir.getInt32(0))),
+           [&](StepBuilder& b) {
+             b.Store(ScalarType::kU32, cancel_sent_, 0, ir.getInt32(1), 4, true);
+             SqeFields f = sqe::AsyncCancel(ir.getInt64(0), ir.getInt32(IORING_ASYNC_CANCEL_ALL |
+                                                                        IORING_ASYNC_CANCEL_ANY));
+             Push(b, f);
+           });
+  });
+  queue_->Flush(sb);
+  ending = sb.Load(ScalarType::kU32, ending_, 0, 4, true);
+  is_ending = ir.CreateICmpNE(ending, ir.getInt32(0));
+  llvm::Value* drained =
+      ir.CreateICmpEQ(sb.Load(ScalarType::kU32, inflight_, 0, 4, true), ir.getInt32(0));
+  EmitIf(sb, ir.CreateAnd(is_ending, drained), [&](StepBuilder& b) {
+    llvm::BasicBlock* failed = b.NewBlock("end.failed");
+    llvm::BasicBlock* done = b.NewBlock("end.done");
+    ir.CreateCondBr(ir.CreateICmpEQ(ending, ir.getInt32(2)), failed, done);
+    b.SetBlock(failed);
+    b.Stop(StopReason::kFailed, b.Load(ScalarType::kS32, end_error_, 0, 4, true));
+    ir.CreateUnreachable();
+    b.SetBlock(done);
+    b.Stop(StopReason::kDone);
+    ir.CreateUnreachable();
+    b.SetBlock(b.NewBlock("end.after"));
+  });
+  // Wake at once while slots are ready or CQEs wait beyond the reap bound; else at the next CQE.
+  llvm::Value* tail = sb.Load(ScalarType::kU32, reaped.cq_tail_ptr, 0, 4, true);
+  llvm::Value* ready = ir.CreateAnd(
+      ir.CreateICmpEQ(sb.Load(ScalarType::kU32, ending_, 0, 4, true), ir.getInt32(0)),
+      ir.CreateICmpNE(sb.Load(ScalarType::kU32, ready_head_, 0, 4, true),
+                      sb.Load(ScalarType::kU32, ready_tail_, 0, 4, true)));
+  llvm::Value* more = ir.CreateOr(ir.CreateICmpNE(tail, reaped.head), ready);
+  EmitSetWaitIndex(sb, ir.CreateSelect(more, reaped.head,
+                                       ir.CreateAdd(reaped.head, ir.getInt32(1))));
+  sb.Return(LoopAction::kContinue);
+}
+
+}  // namespace uringc::lower_rgir
+
+namespace uringc {
+
+bool LowerGraphToBpf(const rgir::Graph& graph, BpfModule& module,
+                     const GraphLoweringOptions& options, DiagnosticList& diags) {
+  lower_rgir::GraphLowerer l(graph, module, options, diags);
+  return l.Run();
+}
+
+}  // namespace uringc
