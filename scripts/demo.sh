@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds, and runs a BPF controller that keeps 8 NOP
-# requests in flight until 100,000 have completed, with `uringc-run --vm`: inside a VM whose kernel
-# has io_uring_bpf_ops (Debian's sid kernel, fetched and cached on first use). It prints the
-# controller's outputs and statistics.
+# The main job: installs what is missing, builds, compiles examples/nop_chain.uring (one NOP at a
+# time, n times) and runs it with `uringc run --vm`: inside a VM whose kernel has io_uring_bpf_ops
+# (Debian's sid kernel, fetched and cached on first use). Prints the program's outputs and the
+# run's statistics.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
-exec build/runtime/uringc-run --vm build/tests/nop_named.bpf.o --arg inflight=8 --arg total=100000
+exec build/uringc run --vm examples/nop_chain.uring --arg n=100000
