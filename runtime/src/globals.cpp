@@ -147,8 +147,13 @@ Result<GlobalVar> GlobalTable::Find(std::string_view path) const {
   for (const GlobalVar& v : vars_)
     if (v.name == head) found = &v;
   if (!found) {
+    // Names beginning with `uringc_` belong to the runtime and the compiler (ring layout, task
+    // state, status), never to the user: listing them would bury the ones a user can set.
     std::string names;
-    for (const GlobalVar& v : vars_) names += (names.empty() ? "" : ", ") + ("`" + v.name + "`");
+    for (const GlobalVar& v : vars_) {
+      if (v.name.rfind("uringc_", 0) == 0) continue;
+      names += (names.empty() ? "" : ", ") + ("`" + v.name + "`");
+    }
     return MakeError(ENOENT, "the controller has no global `" + std::string(head) + "`" +
                                  (names.empty() ? std::string(" (it declares none)")
                                                 : "; it declares " + names));
