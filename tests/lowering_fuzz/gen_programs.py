@@ -223,8 +223,8 @@ class Gen:
             self.fn(fname)
             fns.append(fname)
         self.emit(0, f"graph {name}(f: fd, p: fd, buf: buffers[4] of 256) -> (o1: u64, o2: u64, o3: i32) {{")
-        ctx = {"loop": False, "tasks": 0, "size": self.r.randint(4, 18), "fns": fns}
-        depth = self.r.randint(1, 4)
+        ctx = {"loop": False, "tasks": 0, "size": self.r.randint(3, 12), "fns": fns}
+        depth = self.r.randint(1, 3)
         while ctx["size"] > 0:
             self.stmt(1, [], [], ctx, depth)
         self.emit(0, "}")
