@@ -55,6 +55,10 @@ def main():
         ("generated nop_inflight K=8 -O2", "gen_nop_inflight8.bpf.o"),
         ("hand-written nop_inflight.bpf.c, clang -O2", "nop_inflight.bpf.o"),
     ]
+    objects += [
+        ("compiled examples/nop_chain.uring -O2 (uringc compile)", "compiled/ex_nop_chain.bpf.o"),
+        ("compiled examples/nop_chain.uring -O0 (uringc compile)", "compiled/ex_nop_chain_o0.bpf.o"),
+    ]
     base = static_insns(args.objdump, os.path.join(tests, "nop_inflight.bpf.o"))
     for label, name in objects:
         n = static_insns(args.objdump, os.path.join(tests, name))
@@ -76,6 +80,17 @@ def main():
         for label, argv in rows:
             med, best = median_ms(argv, args.runs)
             print(f"- {label}: {med:.1f} ms ({best:.1f} ms)")
+
+        print(f"\n## uringc compile of every example, fresh process, median (min) of {args.runs} runs")
+        uringc = os.path.join(args.build, "uringc")
+        examples = sorted(f for f in os.listdir(os.path.join(ROOT, "examples"))
+                          if f.endswith(".uring"))
+        for ex in examples:
+            for opt in ("-O2", "-O0"):
+                argv = [uringc, "compile", opt, os.path.join(ROOT, "examples", ex), "-o", out]
+                med, best = median_ms(argv, args.runs)
+                n = static_insns(args.objdump, out)
+                print(f"- {ex} {opt}: {med:.1f} ms ({best:.1f} ms), {n} insns")
 
     if args.vm:
         print("\n## Verifier: processed insns (log_level 1, n=1000)")

@@ -78,6 +78,9 @@ BpfProgram BpfModule::CreateProgram(std::string_view name, SourceRange decl) {
   fn->setSection("struct_ops.s/" + std::string(name));
   fn->setAlignment(llvm::Align(8));
   fn->addFnAttr(llvm::Attribute::NoUnwind);
+  // CPU v4 lets LLVM 22 lower switches to jump tables (`gotox` through `.jumptables`), which
+  // libbpf before 1.6 cannot relocate: keep switches as compare chains.
+  fn->addFnAttr("no-jump-tables", "true");
   fn->getArg(0)->setName("ctx");
 
   llvm::DIFile* file = File(decl.file);

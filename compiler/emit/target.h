@@ -1,4 +1,6 @@
-// The BPF target as uringc uses it: little-endian BPF, CPU v3 (ALU32 + JMP32) pinned because
+// The BPF target as uringc uses it: little-endian BPF, CPU v4 (ALU32, JMP32, and `gotol`, whose
+// 32-bit offset lets a large controller jump past 32K instructions; every kernel with
+// io_uring_bpf_ops has it) pinned because
 // LLVM's default CPU differs between versions, no relocation model games. One place creates the
 // TargetMachine so the module's data layout and the code generator always agree.
 #pragma once
@@ -11,7 +13,7 @@
 namespace uringc {
 
 inline constexpr const char* kBpfTriple = "bpfel";
-inline constexpr const char* kBpfCpu = "v3";
+inline constexpr const char* kBpfCpu = "v4";
 
 enum class OptLevel { kO0, kO2 };
 

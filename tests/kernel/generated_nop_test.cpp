@@ -13,6 +13,8 @@ EMBEDDED(gen_nop_chain_bpf_object)
 EMBEDDED(gen_nop_chain_o0_bpf_object)
 EMBEDDED(gen_nop_chain_b64_bpf_object)
 EMBEDDED(gen_nop_inflight8_bpf_object)
+EMBEDDED(ex_nop_chain_bpf)     // examples/nop_chain.uring compiled by `uringc compile -O2`
+EMBEDDED(ex_nop_chain_o0_bpf)  // ... and -O0
 
 namespace uringc::testing {
 namespace {
@@ -25,6 +27,9 @@ const Embedded kChainB64{"chain_O2_bound64", "nop_chain", gen_nop_chain_b64_bpf_
                          gen_nop_chain_b64_bpf_object_end};
 const Embedded kInflight8{"inflight8_O2", "nop_inflight", gen_nop_inflight8_bpf_object,
                           gen_nop_inflight8_bpf_object_end};
+const Embedded kCompiledO2{"compiled_O2", "nop_chain", ex_nop_chain_bpf, ex_nop_chain_bpf_end};
+const Embedded kCompiledO0{"compiled_O0", "nop_chain", ex_nop_chain_o0_bpf,
+                           ex_nop_chain_o0_bpf_end};
 
 struct RunCase {
   const Embedded* object;
@@ -82,6 +87,19 @@ TEST_F(RingFixture, ReportsProcessedInsnsGeneratedChain) {
     ASSERT_GT(ProcessedInsns(), 0) << log_;
     std::printf("[codegen-bench] generated nop_chain %s: processed %ld insns\n", e->label,
                 ProcessedInsns());
+    bpf_object__close(object_);
+    object_ = nullptr;
+  }
+}
+
+TEST_F(RingFixture, ReportsProcessedInsnsCompiledChain) {
+  for (const Embedded* e : {&kCompiledO2, &kCompiledO0}) {
+    ASSERT_NO_FATAL_FAILURE(OpenGenerated(*e, {{"n", 1000}}));
+    ASSERT_NO_FATAL_FAILURE(Load(1));
+    if (IsSkipped()) return;
+    ASSERT_GT(ProcessedInsns(), 0) << log_;
+    std::printf("[codegen-bench] compiled examples/nop_chain.uring %s: processed %ld insns\n",
+                e->label, ProcessedInsns());
     bpf_object__close(object_);
     object_ = nullptr;
   }

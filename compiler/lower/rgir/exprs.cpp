@@ -110,7 +110,7 @@ void GraphLowerer::CheckOrFail(StepBuilder& b, Here h, llvm::Value* ok, int err)
   llvm::BasicBlock* good = b.NewBlock("check.ok");
   ir.CreateCondBr(ok, good, bad);
   b.SetBlock(bad);
-  FailTask(b, h, ir.getInt32(err));
+  RequestFail(b, h, ir.getInt32(err));
   ir.CreateBr(done);
   b.SetBlock(good);
   seg_done_ = done;

@@ -31,7 +31,13 @@ inline constexpr uint32_t kWordCount = 4;    ///< join: children still running; 
 inline constexpr uint32_t kWordChild = 5;    ///< join: errno of a failed child; race: winner arm + 1
 inline constexpr uint32_t kWordExpired = 6;  ///< deadline scope that expired + 1 (0: none)
 inline constexpr uint32_t kWordChildErr = 7; ///< race: errno of a failed arm
-inline constexpr uint32_t kControlWords = 8;
+inline constexpr uint32_t kWordFailErr = 8;  ///< errno of the task's own failure (kStateFail)
+inline constexpr uint32_t kControlWords = 9;
+
+// Transient states set by a segment and handled once per task after the state switch, so the
+// code that ends a task (cancel, notify the parent) exists once per task, not once per `?`.
+inline constexpr uint32_t kStateExit = 0xfffffff0u;
+inline constexpr uint32_t kStateFail = 0xfffffff1u;
 
 /// A value: integers/bools/fds/durations in `v` at their width; bytes as (v = user address i64,
 /// len = i32 length).
@@ -91,6 +97,9 @@ class GraphLowerer {
   void EmitNode(StepBuilder& b, Here h, rgir::NodeId n, llvm::BasicBlock* done,
                 const std::function<llvm::BasicBlock*(rgir::NodeId from, rgir::NodeId to)>& edge);
   void EmitFork(StepBuilder& b, Here h, const rgir::Node& fork);
+  /// Ends the segment's task successfully / with errno `err` (i32 > 0), via the transient states.
+  void RequestExit(StepBuilder& b, Here h);
+  void RequestFail(StepBuilder& b, Here h, llvm::Value* err);
   void ExitTask(StepBuilder& b, Here h);
   void FailTask(StepBuilder& b, Here h, llvm::Value* err /* i32 > 0 */);
   /// The fork node of `child`'s parent that started it, and what the parent awaits there.

@@ -22,8 +22,8 @@
 namespace uringc {
 
 struct GraphLoweringOptions {
-  uint32_t run_budget = 8;    ///< ready slots run per loop_step
-  uint32_t reap_budget = 16;  ///< CQEs reaped per loop_step
+  uint32_t run_budget = 4;    ///< ready slots run per loop_step
+  uint32_t reap_budget = 8;   ///< CQEs reaped per loop_step
   /// Test only: leave out the null check of the parameter region, so the verifier rejects the
   /// program at the first access through it (to show verifier errors mapped to `.uring` lines).
   bool break_region_null_check = false;

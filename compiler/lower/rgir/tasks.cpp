@@ -41,7 +41,25 @@ void GraphLowerer::EmitTaskRun(StepBuilder& b, Here h) {
     for (auto [n, st] : start_state_) add(n, st, false);
     for (auto [n, st] : after_state_) add(n, st, true);
     b.SetBlock(done);
+    b.SetLocation(g_.tasks[h.task].range);
+    llvm::Value* after = t.LoadState(b, h.idx);
+    EmitIf(b, ir.CreateICmpEQ(after, ir.getInt32(kStateExit)),
+           [&](StepBuilder& b) { ExitTask(b, h); });
+    EmitIf(b, ir.CreateICmpEQ(after, ir.getInt32(kStateFail)), [&](StepBuilder& b) {
+      FailTask(b, h, b.ir().CreateTrunc(t.LoadVar(b, h.idx, kWordFailErr), b.ir().getInt32Ty()));
+    });
   });
+}
+
+void GraphLowerer::RequestExit(StepBuilder& b, Here h) {
+  Table(h.task).StoreState(b, h.idx, kStateExit);
+}
+
+void GraphLowerer::RequestFail(StepBuilder& b, Here h, llvm::Value* err) {
+  llvm::IRBuilder<>& ir = b.ir();
+  Table(h.task).StoreVar(b, h.idx, kWordFailErr,
+                         ir.CreateZExt(ir.CreateSExtOrTrunc(err, ir.getInt32Ty()), ir.getInt64Ty()));
+  Table(h.task).StoreState(b, h.idx, kStateFail);
 }
 
 void GraphLowerer::EmitSegment(StepBuilder& b, Here h, NodeId start, bool after_await) {
@@ -104,7 +122,7 @@ void GraphLowerer::EmitSegment(StepBuilder& b, Here h, NodeId start, bool after_
     TaskTable& t = Table(h.task);
     llvm::Value* err = t.LoadVar(b, h.idx, kWordChildErr);
     EmitIf(b, ir.CreateICmpNE(err, ir.getInt64(0)), [&](StepBuilder& b) {
-      FailTask(b, h, b.ir().CreateTrunc(err, b.ir().getInt32Ty()));
+      RequestFail(b, h, b.ir().CreateTrunc(err, b.ir().getInt32Ty()));
       b.ir().CreateBr(done);
       b.SetBlock(b.NewBlock("after.fail"));
     });
@@ -179,7 +197,7 @@ void GraphLowerer::EmitNode(StepBuilder& b, Here h, NodeId id, llvm::BasicBlock*
         ir.CreateBr(edge(id, n.next));
         return;
       }
-      FailTask(b, h, err);
+      RequestFail(b, h, err);
       ir.CreateBr(done);
       return;
     }
@@ -188,7 +206,7 @@ void GraphLowerer::EmitNode(StepBuilder& b, Here h, NodeId id, llvm::BasicBlock*
       ir.CreateBr(done);
       return;
     case Node::Kind::kExit:
-      ExitTask(b, h);
+      RequestExit(b, h);
       ir.CreateBr(done);
       return;
   }

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Builds the "if it compiles, it loads" corpus: generates N random programs (gen_programs.py),
+compiles each with `uringc compile` (several at a time), and packs sources and objects into one
+file the guest test (batch_test.cpp) loads. A program the compiler rejects or crashes on is
+packed with an empty object and the compiler's output, so the guest test reports it as a failure
+(a generated program is valid by construction: any rejection is a bug somewhere).
+
+Pack format: b"URPK1\\n", then per program: u32 name, u32 source, u32 object, u32 message
+lengths (little endian) followed by those bytes.
+
+usage: build_corpus.py --uringc BIN --seed S --count N --out FILE [--dir DIR] [--jobs J]
+"""
+import argparse
+import concurrent.futures
+import os
+import struct
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--uringc", required=True)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--count", type=int, default=500)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--dir", default=None)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--extra", nargs="*", default=[], help="more .uring files (regressions)")
+    a = ap.parse_args()
+    d = a.dir or a.out + ".d"
+    os.makedirs(d, exist_ok=True)
+    subprocess.run([sys.executable, os.path.join(HERE, "gen_programs.py"), "--seed", str(a.seed),
+                    "--count", str(a.count), "--out", d], check=True)
+    sources = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".uring"))
+    sources += a.extra
+
+    def compile_one(src):
+        obj = os.path.join(d, os.path.basename(src)[:-6] + ".bpf.o")
+        p = subprocess.run([a.uringc, "compile", src, "-o", obj], capture_output=True, text=True)
+        ok = p.returncode == 0
+        msg = "" if ok else f"uringc compile exit {p.returncode}:\n{p.stderr[-4000:]}"
+        data = open(obj, "rb").read() if ok else b""
+        return os.path.basename(src)[:-6], open(src, "rb").read(), data, msg.encode()
+
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
+        results = list(ex.map(compile_one, sources))
+    bad = [r[0] for r in results if not r[2]]
+    with open(a.out, "wb") as f:
+        f.write(b"URPK1\n")
+        for name, src, obj, msg in results:
+            n = name.encode()
+            f.write(struct.pack("<IIII", len(n), len(src), len(obj), len(msg)))
+            f.write(n + src + obj + msg)
+    print(f"build_corpus: {len(results)} programs, {len(bad)} not compiled"
+          + (f" ({', '.join(bad[:10])})" if bad else ""))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""Random valid .uring programs for "if it compiles, it loads" (docs/codegen.md).
+
+Every program uses all construct families at random depths: variables and outputs, arithmetic,
+if/else, repeat/for/while/loop with break and continue, requests (nop, read/write on a regular
+file, sleep, reads with `within` on a pipe that never gets data, `?`), user fns, try/catch, fail,
+stop, block deadlines, parallel, all, any. Each program terminates: loops have constant bounds or
+counters incremented first, pipe reads always carry a timeout, every `any` has an arm that
+completes. Parameters: `f` a regular file (at least 4 KiB), `p` a pipe that never gets data,
+`buf` 4 buffers of 256 bytes.
+
+usage: gen_programs.py --seed S --count N --out DIR    (writes DIR/gNNNN.uring)
+"""
+import argparse
+import os
+import random
+
+
+class Gen:
+    def __init__(self, rng):
+        self.r = rng
+        self.n = 0
+        self.lines = []
+
+    def fresh(self, p):
+        self.n += 1
+        return f"{p}{self.n}"
+
+    def emit(self, ind, s):
+        self.lines.append("    " * ind + s)
+
+    # ----- expressions (u64) -----
+    def expr(self, scope, depth=0):
+        r = self.r
+        if depth > 2 or r.random() < 0.4:
+            if scope and r.random() < 0.6:
+                return r.choice(scope)
+            return str(r.randint(0, 9))
+        op = r.choice(["+", "*", "%", "-", "&", "|", "^", "/"])
+        a, b = self.expr(scope, depth + 1), self.expr(scope, depth + 1)
+        if op == "-":
+            return f"({a} + 10 - min({b}, 10))"
+        if op in ("%", "/"):
+            return f"({a} {op} ({b} + 1))"
+        return f"({a} {op} {b})"
+
+    def cond(self, scope, results):
+        r = self.r
+        c = r.random()
+        if results and c < 0.3:
+            return f"{r.choice(results)} {r.choice(['<', '>=', '==', '!='])} {r.randint(-2, 8)}"
+        if c < 0.8:
+            return f"{self.expr(scope)} {r.choice(['<', '<=', '>', '==', '!='])} {r.randint(0, 9)}"
+        return r.choice(["true", "false"]) + f" || {self.expr(scope)} % 2 == 0"
+
+    # ----- statements -----
+    def request(self, ind, scope, results, ctx):
+        r = self.r
+        k = r.randint(0, 9)
+        if ctx.get("in_fn"):  # fns see no graph parameters or outputs
+            k = r.choice([0, 1, 4])
+        if k == 0:
+            self.emit(ind, "nop()?")
+        elif k == 1:
+            v = self.fresh("r")
+            self.emit(ind, f"let {v} = nop()")
+            results.append(v)
+        elif k == 2:
+            v = self.fresh("r")
+            n = r.randint(0, 256)
+            self.emit(ind, f"let {v} = read(f, buf[{r.randint(0, 3)}][..{n}], {r.randint(0, 3000)})")
+            results.append(v)
+        elif k == 3:
+            src = r.choice(scope) if scope else "7"
+            self.emit(ind, f"write(f, buf[{r.randint(0, 3)}][{src} % 100..{r.randint(100, 256)}], "
+                           f"{r.randint(0, 3000)})?")
+        elif k == 4:
+            self.emit(ind, f"sleep({r.randint(1, 400)} us)")
+        elif k == 5:
+            v = self.fresh("r")
+            self.emit(ind, f"let {v} = read(p, buf[{r.randint(0, 3)}]) within {r.randint(1, 3)} ms")
+            results.append(v)
+        elif k == 6:
+            action = r.choice(["{ o3 = 7 }", "fail ETIME"] + (["break", "continue"] if ctx["loop"] else []))
+            self.emit(ind, f"read(p, buf[0], 0) within {r.randint(1, 2)} ms else {action}")
+        elif k == 7 and ctx["fns"]:
+            fn = r.choice(ctx["fns"])
+            v = self.fresh("r")
+            self.emit(ind, f"let {v} = {fn}({self.expr(scope)})")
+            results.append(v)
+        else:
+            self.emit(ind, "nop()")
+
+    def block(self, ind, scope, results, ctx, budget):
+        scope = list(scope)
+        results = list(results)
+        count = self.r.randint(1, 3)
+        for _ in range(count):
+            if ctx["size"] <= 0:
+                break
+            self.stmt(ind, scope, results, ctx, budget)
+
+    def stmt(self, ind, scope, results, ctx, depth):
+        r = self.r
+        ctx["size"] -= 1
+        choices = ["assign", "request", "request", "if"] + ([] if ctx.get("in_fn") else ["output"])
+        if depth > 0:
+            choices += ["repeat", "for", "while", "loop", "try", "deadline"]
+            if ctx["tasks"] < 6:
+                choices += ["parallel", "all", "any"]
+        if ctx["loop"]:
+            choices += ["brk"]
+        choices += ["fail", "stop"] if r.random() < 0.08 else []
+        k = r.choice(choices)
+        sub = dict(ctx)
+        if k == "assign":
+            v = self.fresh("v")
+            self.emit(ind, f"var {v}: u64 = {self.expr(scope)}")
+            scope.append(v)
+            if r.random() < 0.5:
+                self.emit(ind, f"{v} += {self.expr(scope)}")
+        elif k == "output":
+            self.emit(ind, f"o{r.choice([1, 2])} += {self.expr(scope)}")
+        elif k == "request":
+            self.request(ind, scope, results, ctx)
+        elif k == "if":
+            self.emit(ind, f"if {self.cond(scope, results)} {{")
+            self.block(ind + 1, scope, results, ctx, depth - 1)
+            if r.random() < 0.5:
+                self.emit(ind, "} else {")
+                self.block(ind + 1, scope, results, ctx, depth - 1)
+            self.emit(ind, "}")
+        elif k in ("repeat", "for", "while", "loop"):
+            sub["loop"] = True
+            n = r.randint(0, 3)
+            if k == "repeat":
+                self.emit(ind, f"repeat {n} {{")
+                self.block(ind + 1, scope, results, sub, depth - 1)
+            elif k == "for":
+                i = self.fresh("i")
+                self.emit(ind, f"for {i} in 0..{n} {{")
+                self.block(ind + 1, scope + [f"u64({i})"], results, sub, depth - 1)
+            elif k == "while":
+                w = self.fresh("w")
+                self.emit(ind, f"var {w}: u64 = 0")
+                self.emit(ind, f"while {w} < {n} {{")
+                self.emit(ind + 1, f"{w} += 1")
+                self.emit(ind + 1, "nop()")
+                self.block(ind + 1, scope + [w], results, sub, depth - 1)
+            else:
+                w = self.fresh("l")
+                self.emit(ind, f"var {w}: u64 = 0")
+                self.emit(ind, "loop {")
+                self.emit(ind + 1, f"{w} += 1")
+                self.emit(ind + 1, "nop()")
+                self.emit(ind + 1, f"if {w} > {n} {{ break }}")
+                self.block(ind + 1, scope + [w], results, sub, depth - 1)
+            self.emit(ind, "}")
+        elif k == "brk":
+            self.emit(ind, f"if {self.cond(scope, results)} {{ {r.choice(['break', 'continue'])} }}")
+        elif k == "try":
+            e = self.fresh("e")
+            self.emit(ind, "try {")
+            self.block(ind + 1, scope, results, ctx, depth - 1)
+            if r.random() < 0.5:
+                self.emit(ind + 1, f"if {self.cond(scope, results)} {{ fail {r.choice(['EIO', 'EAGAIN', 'EINVAL'])} }}")
+            self.emit(ind, f"}} catch {e} {{")
+            self.emit(ind + 1, f"{'acc += u64(' + e + ')' if ctx.get('in_fn') else 'o3 = ' + e}")
+            self.emit(ind, "}")
+        elif k == "deadline" and not ctx.get("in_fn"):
+            self.emit(ind, "{")
+            self.block(ind + 1, scope, results, ctx, depth - 1)
+            self.emit(ind, f"}} within {r.randint(1, 20)} ms else {{ o3 = -1 }}")
+        elif k in ("parallel", "all", "any"):
+            sub["loop"] = False
+            sub["tasks"] = ctx["tasks"] + 1
+            ctx["tasks"] += 1
+            if k == "parallel":
+                i = self.fresh("t")
+                self.emit(ind, f"parallel {i} in 0..{r.randint(1, 3)} {{")
+                self.block(ind + 1, scope + [f"u64({i})"], results, sub, depth - 1)
+                self.emit(ind, "}")
+            elif k == "all":
+                self.emit(ind, "all {")
+                for _ in range(r.randint(1, 3)):
+                    self.emit(ind + 1, "{")
+                    self.block(ind + 2, scope, results, sub, depth - 1)
+                    self.emit(ind + 1, "}")
+                self.emit(ind, "}")
+            else:
+                self.emit(ind, "any {")
+                arms = [r.choice(["nop()", f"sleep({r.randint(1, 500)} us)"])]
+                for _ in range(r.randint(0, 2)):
+                    arms.append(r.choice(["nop()", "read(p, buf[1])", f"sleep({r.randint(1, 900)} us)"]
+                                         + [f"{fn}(1)" for fn in ctx["fns"]]))
+                r.shuffle(arms)
+                for a in arms:
+                    v = self.fresh("a")
+                    self.emit(ind + 1, f"{a} as {v} => {{")
+                    self.emit(ind + 2, f"o3 = i32({v})")
+                    self.block(ind + 2, scope, results, sub, depth - 1)
+                    self.emit(ind + 1, "}")
+                within = r.random() < 0.3
+                self.emit(ind, "}" + (f" within {r.randint(5, 50)} ms else {{ o3 = -2 }}" if within else ""))
+        elif k == "fail":
+            self.emit(ind, f"if {self.cond(scope, results)} {{ fail {r.choice(['EIO', 'EPERM'])} }}")
+        elif k == "stop":
+            self.emit(ind, f"if {self.cond(scope, results)} {{ stop }}")
+
+    def fn(self, name):
+        self.emit(0, f"fn {name}(x: u64) -> i32 {{")
+        self.emit(1, "var acc: u64 = x")
+        ctx = {"loop": False, "tasks": 99, "size": 4, "fns": [], "in_fn": True}
+        self.block(1, ["acc"], [], ctx, 1)
+        self.emit(1, "if acc > 1000 { fail EINVAL }")
+        self.emit(1, "return i32(acc % 100)")
+        self.emit(0, "}")
+
+    def program(self, name):
+        fns = []
+        for _ in range(self.r.randint(0, 2)):
+            fname = self.fresh("helper")
+            self.fn(fname)
+            fns.append(fname)
+        self.emit(0, f"graph {name}(f: fd, p: fd, buf: buffers[4] of 256) -> (o1: u64, o2: u64, o3: i32) {{")
+        ctx = {"loop": False, "tasks": 0, "size": self.r.randint(3, 12), "fns": fns}
+        depth = self.r.randint(1, 3)
+        while ctx["size"] > 0:
+            self.stmt(1, [], [], ctx, depth)
+        self.emit(0, "}")
+        return "\n".join(self.lines) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--count", type=int, default=500)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    for k in range(a.count):
+        rng = random.Random(a.seed * 1000003 + k)
+        src = f"// generated by gen_programs.py --seed {a.seed}, program {k}\n"
+        src += Gen(rng).program(f"g{k:04d}")
+        path = os.path.join(a.out, f"g{k:04d}.uring")
+        with open(path, "w") as f:
+            f.write(src)
+
+
+if __name__ == "__main__":
+    main()
