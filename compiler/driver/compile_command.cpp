@@ -222,15 +222,17 @@ std::optional<std::string> CompileFile(const CompileRequest& req, Compilation& c
 
 void RegisterBackendSubcommands() {
   AddSubcommand({"compile",
-                 "compile [options] FILE -o OUT.bpf.o",
-                 "compile a graph to a BPF controller object (--emit=obj|asm|llvm, -O0|-O2, "
-                 "--target-kernel=7.1|7.2|7.3|auto, --emit-header[=FILE], --graph=NAME)",
+                 "compile [options] FILE -o OUT",
+                 "compile a graph to a BPF controller: --emit=obj|asm|llvm, -O0|-O2,\n"
+                 "                                    --target-kernel=7.1|7.2|7.3|auto, "
+                 "--emit-header[=FILE], --graph=NAME",
                  {"emit", "opt", "target-kernel", "emit-header", "graph", "stdlib",
                   "diagnostics-format", "test-break-null-check", "o"},
                  Compile});
   AddSubcommand({"run",
-                 "run FILE.uring|FILE.bpf.o [--vm] [--arg NAME=VALUE]...",
-                 "compile in memory and run on a ring through the runtime (uringc-run's options)",
+                 "run FILE [--vm] [--arg N=V]...",
+                 "compile FILE.uring in memory (or take FILE.bpf.o) and run it through the\n"
+                 "                                    runtime; the options of uringc-run (--help)",
                  {},
                  nullptr});
 }

@@ -150,6 +150,7 @@ class GraphLowerer {
   // Globals.
   RingConstants rc_;
   llvm::GlobalVariable* mem_addr_ = nullptr;   ///< .rodata u64: user address of the region
+  bool needs_mem_ = false;                     ///< the graph writes timespecs
   std::vector<llvm::GlobalVariable*> params_;  ///< by ParamId
   std::map<rgir::VarId, llvm::GlobalVariable*> outputs_;
   llvm::GlobalVariable* ready_ = nullptr;       ///< u32 [ready_size_]

@@ -147,7 +147,9 @@ void GraphLowerer::EmitStep() {
   sb.ReturnIfStopped();
   sb.Increment(steps_, ScalarType::kU64);
   RingRegions regions = EmitGetRingRegions(sb, rc_);
-  if (opt_.break_region_null_check) {
+  if (!needs_mem_) {
+    mem_ = nullptr;  // no timespecs: the region is not mapped (Timespec is never called)
+  } else if (opt_.break_region_null_check) {
     // Test only (GraphLoweringOptions::break_region_null_check): no null check.
     mem_ = EmitGetRegion(sb, RegionId::kMem, ir.getInt64(kGraphMemRegionSize));
   } else {
