@@ -102,6 +102,15 @@ class GraphLowerer {
   void RequestFail(StepBuilder& b, Here h, llvm::Value* err);
   void ExitTask(StepBuilder& b, Here h);
   void FailTask(StepBuilder& b, Here h, llvm::Value* err /* i32 > 0 */);
+  /// What a child task's end reports to: the parent's slot and the fork that started the child.
+  struct ParentSlot {
+    rgir::TaskId task;
+    llvm::Value* idx;
+    const rgir::Node* fork;
+    bool race;  // the parent awaits the first child (`any`), not all of them
+  };
+  /// Marks slot (h.task, h.idx) finished, disarms its deadline scopes, and finds its parent's slot.
+  ParentSlot FinishChildSlot(StepBuilder& b, Here h);
   /// The fork node of `child`'s parent that started it, and what the parent awaits there.
   const rgir::Node& AwaitOf(rgir::TaskId child) const;
 

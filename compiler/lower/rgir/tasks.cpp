@@ -258,6 +258,17 @@ void GraphLowerer::EmitFork(StepBuilder& b, Here h, const rgir::Node& fork) {
   }
 }
 
+GraphLowerer::ParentSlot GraphLowerer::FinishChildSlot(StepBuilder& b, Here h) {
+  const rgir::Task& task = g_.tasks[h.task];
+  TaskTable& t = Table(h.task);
+  t.StoreState(b, h.idx, kTaskFinished);
+  DisarmScopes(b, h.task, h.idx);
+  TaskTable& pt = Table(task.parent);
+  const Node& fork = g_.nodes[task.fork];
+  return {task.parent, pt.CheckedIndex(b, t.LoadVar(b, h.idx, kWordParent)), &fork,
+          g_.nodes[fork.next].kind == Node::Kind::kRace};
+}
+
 void GraphLowerer::ExitTask(StepBuilder& b, Here h) {
   llvm::IRBuilder<>& ir = b.ir();
   const rgir::Task& task = g_.tasks[h.task];
@@ -265,16 +276,13 @@ void GraphLowerer::ExitTask(StepBuilder& b, Here h) {
     EndGraph(b, false, nullptr);
     return;
   }
-  TaskTable& t = Table(h.task);
-  t.StoreState(b, h.idx, kTaskFinished);
-  DisarmScopes(b, h.task, h.idx);
-  const rgir::TaskId p = task.parent;
+  const ParentSlot parent = FinishChildSlot(b, h);
+  const rgir::TaskId p = parent.task;
   TaskTable& pt = Table(p);
-  llvm::Value* pidx = pt.CheckedIndex(b, t.LoadVar(b, h.idx, kWordParent));
-  const Node& fork = g_.nodes[task.fork];
-  const Node& await = g_.nodes[fork.next];
+  llvm::Value* pidx = parent.idx;
+  const Node& fork = *parent.fork;
   llvm::Value* count = pt.LoadVar(b, pidx, kWordCount);
-  if (await.kind == Node::Kind::kRace) {
+  if (parent.race) {
     EmitIf(b, ir.CreateICmpEQ(count, ir.getInt64(1)), [&](StepBuilder& b) {
       llvm::IRBuilder<>& ir = b.ir();
       const size_t arm = std::find(fork.tasks.begin(), fork.tasks.end(), h.task) -
@@ -311,15 +319,12 @@ void GraphLowerer::FailTask(StepBuilder& b, Here h, llvm::Value* err) {
     EndGraph(b, true, ir.CreateNeg(err));
     return;
   }
-  TaskTable& t = Table(h.task);
-  t.StoreState(b, h.idx, kTaskFinished);
-  DisarmScopes(b, h.task, h.idx);
-  const rgir::TaskId p = task.parent;
+  const ParentSlot parent = FinishChildSlot(b, h);
+  const rgir::TaskId p = parent.task;
   TaskTable& pt = Table(p);
-  llvm::Value* pidx = pt.CheckedIndex(b, t.LoadVar(b, h.idx, kWordParent));
-  const Node& fork = g_.nodes[task.fork];
-  const Node& await = g_.nodes[fork.next];
-  const bool race = await.kind == Node::Kind::kRace;
+  llvm::Value* pidx = parent.idx;
+  const Node& fork = *parent.fork;
+  const bool race = parent.race;
   llvm::Value* open = race ? ir.CreateICmpEQ(pt.LoadVar(b, pidx, kWordCount), ir.getInt64(1))
                            : ir.CreateICmpEQ(pt.LoadVar(b, pidx, kWordChild), ir.getInt64(0));
   EmitIf(b, open, [&](StepBuilder& b) {
