@@ -237,8 +237,12 @@ void GraphLowerer::EmitFork(StepBuilder& b, Here h, const rgir::Node& fork) {
     auto start = [&](StepBuilder& b, llvm::Value* k) {
       llvm::IRBuilder<>& ir = b.ir();
       llvm::Value* k64 = ir.CreateZExt(k, ir.getInt64Ty());
-      llvm::Value* j = ir.CreateAdd(ir.CreateMul(h.idx, ir.getInt64(inst), "", true, true), k64,
-                                    "child", true, true);
+      // The child's slot is parent * inst + k, always below the child table's size; but the
+      // verifier cannot see that through LLVM's rewrites (2 * i + 1 becomes (i << 1) | 1, whose
+      // range reaches past the table), so the index is checked like every other slot index.
+      llvm::Value* j = ct.CheckedIndex(
+          b, ir.CreateAdd(ir.CreateMul(h.idx, ir.getInt64(inst), "", true, true), k64, "child",
+                          true, true));
       ct.StoreState(b, j, StartState(task.entry));
       for (uint32_t w = 0; w < ct.vars(); ++w) {
         ct.StoreVar(b, j, w, w == kWordParent ? h.idx : ir.getInt64(0));
