@@ -4,8 +4,9 @@
 // server answers concurrent clients over real sockets and drops an idle one when its timeout
 // fires; `within` on a pipe that never gets data times out on time; `any` returns the first
 // result and cancels the rest with no completion left behind; a failing request fails the graph
-// with its errno; a deliberately broken lowering is reported at the right `.uring` line. The
-// objects were compiled by `uringc compile` at build time and are embedded here.
+// with its errno, and a failing instance of a nested `parallel` cancels all the others; a
+// deliberately broken lowering is reported at the right `.uring` line. The objects were compiled
+// by `uringc compile` at build time and are embedded here.
 #include <arpa/inet.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
@@ -40,6 +41,7 @@ URINGC_EMBEDDED(ex_tee_bpf);
 URINGC_EMBEDDED(ex_nop_chain_o0_bpf);
 URINGC_EMBEDDED(t_within_pipe_bpf);
 URINGC_EMBEDDED(t_bad_fd_bpf);
+URINGC_EMBEDDED(t_cancel_siblings_bpf);
 URINGC_EMBEDDED(t_echo_idle_bpf);
 URINGC_EMBEDDED(t_sleep_once_bpf);
 URINGC_EMBEDDED(t_sleep_once_broken_bpf);
@@ -123,6 +125,15 @@ class Compiled : public ::testing::Test {
     EXPECT_EQ(ring_->CqReady(), 0u) << "a completion arrived after the graph ended";
   }
 
+  // No read on the pipe is pending any more (it was cancelled): data written now stays in it.
+  void ExpectNoReadLeft(const int pipe_fds[2]) {
+    ASSERT_EQ(write(pipe_fds[1], "late", 4), 4);
+    char got[8] = {};
+    fcntl(pipe_fds[0], F_SETFL, O_NONBLOCK);
+    EXPECT_EQ(read(pipe_fds[0], got, sizeof(got)), 4);
+    EXPECT_STREQ(got, "late");
+  }
+
   std::unique_ptr<Controller> ctl_;
   std::unique_ptr<Ring> ring_;
   bool ready_ = false;
@@ -168,7 +179,9 @@ INSTANTIATE_TEST_SUITE_P(
                       Named{"nop_chain_O0", &ex_nop_chain_o0_bpf_obj},
                       Named{"retry", &ex_retry_bpf_obj}, Named{"tee", &ex_tee_bpf_obj},
                       Named{"within_pipe", &t_within_pipe_bpf_obj},
-                      Named{"bad_fd", &t_bad_fd_bpf_obj}, Named{"echo_idle", &t_echo_idle_bpf_obj},
+                      Named{"bad_fd", &t_bad_fd_bpf_obj},
+                      Named{"cancel_siblings", &t_cancel_siblings_bpf_obj},
+                      Named{"echo_idle", &t_echo_idle_bpf_obj},
                       Named{"sleep_once", &t_sleep_once_bpf_obj}),
     [](const auto& info) { return std::string(info.param.name); });
 
@@ -439,12 +452,7 @@ TEST_F(Compiled, AnyReturnsTheFirstResultAndCancelsTheRest) {
     EXPECT_EQ(Get("winner"), 1);
     EXPECT_EQ(Get("bytes"), 5);
     ExpectNothingLeft("hedge");
-    // The losing read on `a` was cancelled: data written now stays in the pipe for us.
-    ASSERT_EQ(write(a[1], "late", 4), 4);
-    char got[8] = {};
-    fcntl(a[0], F_SETFL, O_NONBLOCK);
-    EXPECT_EQ(read(a[0], got, sizeof(got)), 4);
-    EXPECT_STREQ(got, "late");
+    ExpectNoReadLeft(a);  // the losing read on `a` was cancelled
   }
   for (int fd : {a[0], a[1], b[0], b[1]}) close(fd);
 }
@@ -483,6 +491,27 @@ TEST_F(Compiled, AFailingRequestFailsTheGraphWithItsErrno) {
   EXPECT_EQ(out.controller_error, -EBADF);
   EXPECT_EQ(Get("reached"), 0);
   ExpectNothingLeft("bad_fd");
+}
+
+TEST_F(Compiled, AFailingParallelInstanceCancelsAllTheOthers) {
+  int p[2];
+  ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
+  HostBuffer buf(2 * 64);
+  Open(t_cancel_siblings_bpf_obj, "cancel_siblings", [&](Controller&) {
+    Set("p", p[0]);
+    SetU("buf", buf.addr());
+  });
+  if (ready_) {
+    RunOutcome out = Run();
+    EXPECT_EQ(out.status, RunStatus::kFailed);
+    EXPECT_EQ(out.controller_error, -EPERM);
+    EXPECT_GE(Get("started"), 1);
+    EXPECT_LE(Get("started"), 6);
+    ExpectNothingLeft("cancel_siblings");
+    ExpectNoReadLeft(p);  // every instance's read was cancelled
+  }
+  close(p[0]);
+  close(p[1]);
 }
 
 TEST_F(Compiled, DeadlineFallsBackWhenThePrimaryDoesNotAnswer) {
