@@ -3,12 +3,12 @@
 
 #include <map>
 
+#include "emit/opt_pipeline.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/DiagnosticHandler.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LegacyPassManager.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace uringc {
@@ -137,24 +137,6 @@ class DiagnosticCollector : public llvm::DiagnosticHandler {
   int errors_ = 0;
 };
 
-void RunPipeline(llvm::Module& module, llvm::TargetMachine& tm, OptLevel opt) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  // With the TargetMachine, so the BPF backend's own IR passes join the pipeline.
-  llvm::PassBuilder pb(&tm);
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager mpm =
-      opt == OptLevel::kO0 ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
-                           : pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
-  mpm.run(module, mam);
-}
-
 }  // namespace
 
 std::optional<std::string> Codegen(BpfModule& module, const CodegenOptions& options,
@@ -176,7 +158,7 @@ std::optional<std::string> Codegen(BpfModule& module, const CodegenOptions& opti
   };
 
   llvm::Module& m = module.module();
-  RunPipeline(m, *tm, options.opt);
+  RunOptPipeline(m, *tm, options.opt);
 
   std::string out;
   if (options.emit == EmitKind::kLlvm) {
