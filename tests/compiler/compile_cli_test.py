@@ -67,10 +67,11 @@ class CompileCli(unittest.TestCase):
         # Slot = state word + 9 control words + variable words (docs/codegen.md).
         local = self.compile_llvm(
             "graph lv() -> (o: u64) {\n let r = nop()\n if r < 0 { fail EIO }\n o = 1\n}\n")
-        self.assertIn("@uringc_lv_task0 = local_unnamed_addr global [1 x [10 x i64]]", local)
+        # (The attributes before `global` depend on the pass pipeline; the type is the point.)
+        self.assertRegex(local, r"@uringc_lv_task0 = [a-z_ ]*global \[1 x \[10 x i64\]\]")
         crossing = self.compile_llvm(
             "graph lv() -> (o: u64) {\n let r = nop()\n nop()?\n o = u64(r + 1)\n}\n")
-        self.assertIn("@uringc_lv_task0 = local_unnamed_addr global [1 x [11 x i64]]", crossing)
+        self.assertRegex(crossing, r"@uringc_lv_task0 = [a-z_ ]*global \[1 x \[11 x i64\]\]")
 
     def test_one_task_graphs_have_no_ready_queue_and_drain_only_with_timeouts(self):
         chain = self.compile_llvm("graph c(n: u64) {\n repeat n { nop()? }\n}\n")
