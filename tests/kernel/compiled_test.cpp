@@ -4,8 +4,9 @@
 // server answers concurrent clients over real sockets and drops an idle one when its timeout
 // fires; `within` on a pipe that never gets data times out on time; `any` returns the first
 // result and cancels the rest with no completion left behind; a failing request fails the graph
-// with its errno; a deliberately broken lowering is reported at the right `.uring` line. The
-// objects were compiled by `uringc compile` at build time and are embedded here.
+// with its errno; a failing `any` arm reaches the enclosing catch; a deliberately broken lowering
+// is reported at the right `.uring` line. The objects were compiled by `uringc compile` at build
+// time and are embedded here.
 #include <arpa/inet.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
@@ -43,6 +44,7 @@ URINGC_EMBEDDED(t_bad_fd_bpf);
 URINGC_EMBEDDED(t_echo_idle_bpf);
 URINGC_EMBEDDED(t_sleep_once_bpf);
 URINGC_EMBEDDED(t_sleep_once_broken_bpf);
+URINGC_EMBEDDED(t_any_error_bpf);
 
 namespace {
 
@@ -62,6 +64,19 @@ struct HostBuffer {
   uint64_t addr() const { return reinterpret_cast<uintptr_t>(p); }
   void* p;
   size_t size;
+};
+
+// Two pipes (read end [0], write end [1]), closed at the end of the test.
+struct TwoPipes {
+  TwoPipes() { ok = pipe2(a, O_CLOEXEC) == 0 && pipe2(b, O_CLOEXEC) == 0; }
+  ~TwoPipes() {
+    for (int fd : {a[0], a[1], b[0], b[1]}) {
+      if (fd >= 0) close(fd);
+    }
+  }
+  int a[2] = {-1, -1};
+  int b[2] = {-1, -1};
+  bool ok = false;
 };
 
 class Compiled : public ::testing::Test {
@@ -121,6 +136,26 @@ class Compiled : public ::testing::Test {
     EXPECT_EQ(ring_->CqReady(), 0u) << "a completion arrived after the graph ended";
   }
 
+  // The reads on pipe `p` were cancelled, so they took nothing: data written now is all there.
+  static void ExpectCancelledReadsLeftThePipe(const int p[2]) {
+    ASSERT_EQ(write(p[1], "late", 4), 4);
+    char got[8] = {};
+    fcntl(p[0], F_SETFL, O_NONBLOCK);
+    EXPECT_EQ(read(p[0], got, sizeof(got)), 4);
+    EXPECT_STREQ(got, "late");
+  }
+
+  // Opens `obj` with the pipes' read ends as parameters `a` and `b` and `buf` at `buf`.
+  void OpenWithPipes(const Embedded& obj, const char* name, const TwoPipes& p,
+                     const HostBuffer& buf) {
+    ASSERT_TRUE(p.ok);
+    Open(obj, name, [&](Controller&) {
+      Set("a", p.a[0]);
+      Set("b", p.b[0]);
+      SetU("buf", buf.addr());
+    });
+  }
+
   std::unique_ptr<Controller> ctl_;
   std::unique_ptr<Ring> ring_;
   bool ready_ = false;
@@ -167,7 +202,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Named{"retry", &ex_retry_bpf_obj}, Named{"tee", &ex_tee_bpf_obj},
                       Named{"within_pipe", &t_within_pipe_bpf_obj},
                       Named{"bad_fd", &t_bad_fd_bpf_obj}, Named{"echo_idle", &t_echo_idle_bpf_obj},
-                      Named{"sleep_once", &t_sleep_once_bpf_obj}),
+                      Named{"sleep_once", &t_sleep_once_bpf_obj},
+                      Named{"any_error", &t_any_error_bpf_obj}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // ----- behaviour --------------------------------------------------------------------------------
@@ -421,42 +457,24 @@ TEST_F(Compiled, WithinOnAPipeThatNeverGetsDataTimesOutOnTime) {
 }
 
 TEST_F(Compiled, AnyReturnsTheFirstResultAndCancelsTheRest) {
-  int a[2], b[2];
-  ASSERT_EQ(pipe2(a, O_CLOEXEC), 0);
-  ASSERT_EQ(pipe2(b, O_CLOEXEC), 0);
-  ASSERT_EQ(write(b[1], "hello", 5), 5);
+  TwoPipes p;
+  ASSERT_EQ(write(p.b[1], "hello", 5), 5);
   HostBuffer buf(2 * 4096);
-  Open(ex_hedge_bpf_obj, "hedge", [&](Controller&) {
-    Set("a", a[0]);
-    Set("b", b[0]);
-    SetU("buf", buf.addr());
-  });
+  OpenWithPipes(ex_hedge_bpf_obj, "hedge", p, buf);
   if (ready_) {
     RunOutcome out = Run();
     EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
     EXPECT_EQ(Get("winner"), 1);
     EXPECT_EQ(Get("bytes"), 5);
     ExpectNothingLeft("hedge");
-    // The losing read on `a` was cancelled: data written now stays in the pipe for us.
-    ASSERT_EQ(write(a[1], "late", 4), 4);
-    char got[8] = {};
-    fcntl(a[0], F_SETFL, O_NONBLOCK);
-    EXPECT_EQ(read(a[0], got, sizeof(got)), 4);
-    EXPECT_STREQ(got, "late");
+    ExpectCancelledReadsLeftThePipe(p.a);  // the losing read
   }
-  for (int fd : {a[0], a[1], b[0], b[1]}) close(fd);
 }
 
 TEST_F(Compiled, AnyWithNoAnswerFailsWithEtimeAtItsDeadline) {
-  int a[2], b[2];
-  ASSERT_EQ(pipe2(a, O_CLOEXEC), 0);
-  ASSERT_EQ(pipe2(b, O_CLOEXEC), 0);
+  TwoPipes p;
   HostBuffer buf(2 * 4096);
-  Open(ex_hedge_bpf_obj, "hedge", [&](Controller&) {
-    Set("a", a[0]);
-    Set("b", b[0]);
-    SetU("buf", buf.addr());
-  });
+  OpenWithPipes(ex_hedge_bpf_obj, "hedge", p, buf);
   if (ready_) {
     const auto t0 = Clock::now();
     RunOutcome out = Run();
@@ -466,7 +484,6 @@ TEST_F(Compiled, AnyWithNoAnswerFailsWithEtimeAtItsDeadline) {
     EXPECT_LE(s, 0.5);
     ExpectNothingLeft("hedge");
   }
-  for (int fd : {a[0], a[1], b[0], b[1]}) close(fd);
 }
 
 TEST_F(Compiled, AFailingRequestFailsTheGraphWithItsErrno) {
@@ -481,6 +498,21 @@ TEST_F(Compiled, AFailingRequestFailsTheGraphWithItsErrno) {
   EXPECT_EQ(out.controller_error, -EBADF);
   EXPECT_EQ(Get("reached"), 0);
   ExpectNothingLeft("bad_fd");
+}
+
+TEST_F(Compiled, AFailingAnyArmReachesTheCatchAndCancelsTheOtherArms) {
+  TwoPipes p;
+  HostBuffer buf(2 * 64);
+  OpenWithPipes(t_any_error_bpf_obj, "any_error", p, buf);
+  if (ready_) {
+    RunOutcome out = Run();
+    EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
+    EXPECT_EQ(Get("caught"), EAGAIN);    // the arm's `within 20 ms else fail EAGAIN`
+    EXPECT_EQ(Get("from_fn"), -EAGAIN);  // the same `any` inside a fn: the fn returns -errno
+    EXPECT_EQ(Get("after"), 10);         // no arm block ran, nor the rest of the try body
+    ExpectNothingLeft("any_error");
+    ExpectCancelledReadsLeftThePipe(p.b);  // both reads of the arms that did not fail
+  }
 }
 
 TEST_F(Compiled, DeadlineFallsBackWhenThePrimaryDoesNotAnswer) {
