@@ -4,9 +4,10 @@
 // server answers concurrent clients over real sockets and drops an idle one when its timeout
 // fires; `within` on a pipe that never gets data times out on time; `any` returns the first
 // result and cancels the rest with no completion left behind; a failing request fails the graph
-// with its errno; a failing `any` arm reaches the enclosing catch; a deliberately broken lowering
-// is reported at the right `.uring` line. The objects were compiled by `uringc compile` at build
-// time and are embedded here.
+// with its errno; a failing `any` arm reaches the enclosing catch; openat paths end at the
+// view's end even when the host's bytes go on; a deliberately broken lowering is reported at
+// the right `.uring` line. The objects were compiled by `uringc compile` at build time and are
+// embedded here.
 #include <arpa/inet.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
@@ -44,6 +45,7 @@ URINGC_EMBEDDED(t_bad_fd_bpf);
 URINGC_EMBEDDED(t_echo_idle_bpf);
 URINGC_EMBEDDED(t_sleep_once_bpf);
 URINGC_EMBEDDED(t_sleep_once_broken_bpf);
+URINGC_EMBEDDED(t_openat_path_bpf);
 URINGC_EMBEDDED(t_any_error_bpf);
 
 namespace {
@@ -203,6 +205,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Named{"within_pipe", &t_within_pipe_bpf_obj},
                       Named{"bad_fd", &t_bad_fd_bpf_obj}, Named{"echo_idle", &t_echo_idle_bpf_obj},
                       Named{"sleep_once", &t_sleep_once_bpf_obj},
+                      Named{"openat_path", &t_openat_path_bpf_obj},
                       Named{"any_error", &t_any_error_bpf_obj}),
     [](const auto& info) { return std::string(info.param.name); });
 
@@ -513,6 +516,58 @@ TEST_F(Compiled, AFailingAnyArmReachesTheCatchAndCancelsTheOtherArms) {
     ExpectNothingLeft("any_error");
     ExpectCancelledReadsLeftThePipe(p.b);  // both reads of the arms that did not fail
   }
+}
+
+TEST_F(Compiled, OpenatPathsEndAtTheViewAndLongOnesFailWithEnametoolong) {
+  const std::string dir = TempPath("openat_dir");
+  mkdir(dir.c_str(), 0755);
+  WriteAll(dir + "/a", "A");
+  WriteAll(dir + "/ab", "AB-file");
+  const int d = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  ASSERT_GE(d, 0);
+  const size_t size = 8 * 1024;
+  HostBuffer buf(4 * size);
+  char* b = static_cast<char*>(buf.p);
+  // buf[0]: the view is "a" (n_exact = 1), and the host's bytes go on with "b" and a NUL: the
+  // kernel, reading to the NUL, would open "ab".
+  std::memset(b, 0, size);
+  std::memcpy(b, "ab", 3);
+  // buf[1]: "ab", NUL, more bytes: the whole 8 KiB buffer is the view.
+  std::memset(b + size, 'z', size);
+  std::memcpy(b + size, "ab", 3);
+  // buf[2]: "./" * 2047 + "a" is the longest path the kernel takes (4095 bytes); with "b" after
+  // it the view of 4096 bytes has no NUL.
+  std::string longest;
+  for (int i = 0; i < 2047; ++i) longest += "./";
+  longest += "ab";
+  std::memcpy(b + 2 * size, longest.data(), longest.size());
+  std::memset(b + 3 * size, 0, size);
+  Open(t_openat_path_bpf_obj, "openat_path", [&](Controller&) {
+    Set("dir", d);
+    SetU("n_exact", 1);
+    SetU("n_max", 4095);
+    SetU("n_over", 4096);
+    SetU("buf", buf.addr());
+  });
+  if (ready_) {
+    RunOutcome out = Run();
+    EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
+    EXPECT_EQ(Get("exact"), 1);
+    EXPECT_EQ(std::string(b + 3 * size, 1), "A") << "opened another file than `a`";
+    EXPECT_EQ(Get("nul"), 7);
+    EXPECT_EQ(std::string(b + 3 * size + 16, 7), "AB-file");
+    EXPECT_EQ(Get("at_max"), 1);
+    EXPECT_EQ(Get("over"), -ENAMETOOLONG);
+    EXPECT_EQ(Get("one"), 1);
+    EXPECT_EQ(std::string(b + 3 * size + 64, 1), "A");
+    EXPECT_EQ(Get("two"), 7);
+    EXPECT_EQ(std::string(b + 3 * size + 80, 7), "AB-file");
+    ExpectNothingLeft("openat_path");
+  }
+  close(d);
+  unlink((dir + "/a").c_str());
+  unlink((dir + "/ab").c_str());
+  rmdir(dir.c_str());
 }
 
 TEST_F(Compiled, DeadlineFallsBackWhenThePrimaryDoesNotAnswer) {
