@@ -143,7 +143,9 @@ TEST(Corpus, EveryGeneratedProgramLoadsAndTerminates) {
                       " (not a `fail` of the program)\n--- source ---\n" + p.source);
             }
           }
-          auto inflight = ctl.GetInt("uringc_" + p.name + "_inflight");
+          // Graphs that cannot leave requests behind (one task, no timeouts) have no counter.
+          const std::string counter = "uringc_" + p.name + "_inflight";
+          auto inflight = ctl.globals().Has(counter) ? ctl.GetInt(counter) : uringc::Result<int64_t>(0);
           if (!inflight || *inflight != 0 || (*ring)->CqReady() != 0) {
             problem("left requests in flight or CQEs behind");
           }

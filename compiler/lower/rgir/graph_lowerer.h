@@ -76,14 +76,40 @@ class GraphLowerer {
   TaskTable& Table(rgir::TaskId t) { return *tasks_[t].table; }
   uint32_t StartState(rgir::NodeId n) const { return start_state_.at(n); }
   uint32_t AfterState(rgir::NodeId n) const { return after_state_.at(n); }
+  static std::vector<rgir::NodeId> Successors(const rgir::Node& node);
+  /// The node's code goes on to a successor in the same segment (it neither awaits nor ends).
+  bool Continues(rgir::NodeId n) const;
+  void MarkYieldEdges();
 
   // ----- step.cpp -----
   void EmitStep();
   void EmitReapHandler(StepBuilder& b, const Cqe& cqe);
-  void EmitRunOne(StepBuilder& b);
+  /// A CQE for slot (t, idx) with sequence number `seq` (i64): the awaited result or a deadline.
+  void EmitReapSlot(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, const Cqe& cqe,
+                    llvm::Value* seq);
   void EmitEnding(StepBuilder& b, const ReapResult& reaped);
-  /// Puts (task, idx) on the ready queue unless it is already there.
+  /// With drain_: once the graph ended, ASYNC_CANCEL (all, any) of what is still in flight;
+  /// after the submission, STOP once nothing is in flight any more.
+  void EmitCancelAllOnce(StepBuilder& b);
+  void EmitStopWhenDrained(StepBuilder& b);
+  /// i1: the graph has not ended.
+  llvm::Value* Running(StepBuilder& b);
+
+  // ----- ready.cpp -----
+  /// Makes (task, idx) runnable: on the ready queue unless already there (one task: unparked).
   void Enqueue(StepBuilder& b, rgir::TaskId task, llvm::Value* idx);
+  /// The first step's start of the root task.
+  void EmitStartGraph(StepBuilder& b);
+  /// i1: some slot is runnable.
+  llvm::Value* AnyReady(StepBuilder& b);
+  /// Nothing runs any more (the graph ended).
+  void ClearReady(StepBuilder& b);
+  /// Runs the next runnable slot up to its next await.
+  void EmitRunOne(StepBuilder& b);
+  /// body(task, checked slot index) for the (task, slot) named by two i32 values: a switch over
+  /// the tasks; a task number out of range does nothing, a slot out of range stops (bad CQE).
+  void EmitForSlot(StepBuilder& b, llvm::Value* task, llvm::Value* slot,
+                   const std::function<void(StepBuilder&, rgir::TaskId, llvm::Value* idx)>& body);
   /// Ends the graph: status 1 (done) or 2 (failed with `neg_errno`, an i32 < 0).
   void EndGraph(StepBuilder& b, bool failed, llvm::Value* neg_errno);
   /// Writes one SQE and counts it in flight.
@@ -99,6 +125,9 @@ class GraphLowerer {
   void EmitFork(StepBuilder& b, Here h, const rgir::Node& fork);
   /// Ends the segment's task successfully / with errno `err` (i32 > 0), via the transient states.
   void RequestExit(StepBuilder& b, Here h);
+  /// The task's end is a STOP (one task, nothing to drain): emitted where the task ends, with no
+  /// transient state, since it is only a few instructions.
+  bool EndsInPlace() const { return single_ && !drain_; }
   void RequestFail(StepBuilder& b, Here h, llvm::Value* err);
   void ExitTask(StepBuilder& b, Here h);
   void FailTask(StepBuilder& b, Here h, llvm::Value* err /* i32 > 0 */);
@@ -162,6 +191,7 @@ class GraphLowerer {
   std::map<rgir::NodeId, uint32_t> start_state_;  ///< resume by running the node
   std::map<rgir::NodeId, uint32_t> after_state_;  ///< resume after the node's await completed
   std::vector<std::vector<bool>> back_edge_;      ///< [node][0 next, 1 alt, 2+ arm]
+  std::vector<std::vector<bool>> yield_edge_;     ///< back edges the task yields at (same shape)
 
   // Globals.
   RingConstants rc_;
@@ -181,6 +211,12 @@ class GraphLowerer {
   llvm::GlobalVariable* end_error_ = nullptr;
   llvm::GlobalVariable* cancel_sent_ = nullptr;
   llvm::GlobalVariable* steps_ = nullptr;
+
+  /// One task (no fork): no ready queue; slot 0 at a constant address (ready.cpp).
+  bool single_ = false;
+  /// Completions can arrive that no task awaits (several tasks, link timeouts, deadlines): the
+  /// controller counts requests in flight and drains them before it stops (step.cpp).
+  bool drain_ = true;
 
   // Per step.
   std::unique_ptr<SubmitQueue> queue_;

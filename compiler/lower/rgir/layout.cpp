@@ -83,12 +83,7 @@ bool GraphLowerer::PlanLayout() {
   // and from every deadline's on_expire node (reached only through an expiry).
   const size_t nn = g_.nodes.size();
   back_edge_.assign(nn, {});
-  auto succs = [&](rgir::NodeId n) {
-    const rgir::Node& node = g_.nodes[n];
-    std::vector<rgir::NodeId> out = {node.next, node.alt};
-    for (rgir::NodeId a : node.arms) out.push_back(a);
-    return out;
-  };
+  auto succs = [&](rgir::NodeId n) { return Successors(g_.nodes[n]); };
   for (rgir::NodeId n = 0; n < nn; ++n) back_edge_[n].assign(succs(n).size(), false);
   std::vector<uint8_t> color(nn, 0);  // 0 new, 1 on the stack, 2 finished
   uint32_t next_state = kFirstResumeState;
@@ -112,13 +107,14 @@ bool GraphLowerer::PlanLayout() {
       if (to == rgir::kNone) continue;
       if (color[to] == 1) {
         back_edge_[n][k] = true;
-        add_start(to);
       } else if (color[to] == 0) {
         color[to] = 1;
         stack.push_back({to, 0});
       }
     }
   };
+  single_ = nt == 1;
+  if (single_) start_state_[g_.tasks[0].entry] = kTaskNotStarted;  // the zeroed .bss (ready.cpp)
   for (rgir::TaskId t = 0; t < nt; ++t) {
     add_start(g_.tasks[t].entry);
     dfs(g_.tasks[t].entry);
@@ -126,6 +122,12 @@ bool GraphLowerer::PlanLayout() {
   for (const rgir::Deadline& d : g_.deadlines) {
     add_start(d.on_expire);
     dfs(d.on_expire);
+  }
+  MarkYieldEdges();
+  for (rgir::NodeId n = 0; n < nn; ++n) {
+    for (size_t k = 0; k < yield_edge_[n].size(); ++k) {
+      if (yield_edge_[n][k]) add_start(succs(n)[k]);
+    }
   }
   for (rgir::NodeId n = 0; n < nn; ++n) {
     const rgir::Node& node = g_.nodes[n];
@@ -137,6 +139,64 @@ bool GraphLowerer::PlanLayout() {
   return true;
 }
 
+bool GraphLowerer::Continues(rgir::NodeId n) const {
+  switch (g_.nodes[n].kind) {
+    case rgir::Node::Kind::kEntry:
+    case rgir::Node::Kind::kNop:
+    case rgir::Node::Kind::kAssign:
+    case rgir::Node::Kind::kBranch:
+    case rgir::Node::Kind::kDeadlineStart:
+    case rgir::Node::Kind::kDeadlineEnd:
+      return true;
+    case rgir::Node::Kind::kRaise:
+      return g_.nodes[n].var != rgir::kNone;  // `else e =>` binds the errno and goes on
+    default:
+      return false;  // awaits (request, fork, join, race) and ends (exit, stop, fail)
+  }
+}
+
+// A segment follows a back edge n -> h in place (h's code is emitted again inside the segment)
+// unless that would close a cycle inside the segment: h reaches n through nodes that all continue
+// the segment. Only then does the task yield there (store h's state, go back on the ready queue).
+// So a loop whose body awaits runs from one await to the next without a queue turn.
+void GraphLowerer::MarkYieldEdges() {
+  const size_t nn = g_.nodes.size();
+  yield_edge_.assign(nn, {});
+  std::vector<uint32_t> seen(nn, 0);
+  uint32_t round = 0;
+  for (rgir::NodeId n = 0; n < nn; ++n) {
+    const rgir::Node& node = g_.nodes[n];
+    const std::vector<rgir::NodeId> out = Successors(node);
+    yield_edge_[n].assign(out.size(), false);
+    for (size_t k = 0; k < out.size(); ++k) {
+      if (!back_edge_[n][k]) continue;
+      if (!Continues(n)) continue;  // taken only where a segment starts after an await
+      // Does out[k] reach n through continuing nodes?
+      ++round;
+      std::vector<rgir::NodeId> work = {out[k]};
+      bool cycle = false;
+      while (!work.empty() && !cycle) {
+        const rgir::NodeId m = work.back();
+        work.pop_back();
+        if (m == rgir::kNone || seen[m] == round || !Continues(m)) continue;
+        seen[m] = round;
+        if (m == n) {
+          cycle = true;
+          break;
+        }
+        for (rgir::NodeId x : Successors(g_.nodes[m])) work.push_back(x);
+      }
+      yield_edge_[n][k] = cycle;
+    }
+  }
+}
+
+std::vector<rgir::NodeId> GraphLowerer::Successors(const rgir::Node& node) {
+  std::vector<rgir::NodeId> out = {node.next, node.alt};
+  for (rgir::NodeId a : node.arms) out.push_back(a);
+  return out;
+}
+
 void GraphLowerer::DeclareGlobals() {
   const SourceRange at = g_.range;
   rc_ = DeclareRingConstants(m_, at);
@@ -144,6 +204,13 @@ void GraphLowerer::DeclareGlobals() {
   mem_size_ = GraphMemRegionSize(g_);
   needs_mem_ = mem_size_ != 0;
   needs_paths_ = mem_size_ == kGraphMemRegionSizeWithPaths;
+  bool linked_timeouts = false;
+  for (const rgir::Node& n : g_.nodes) {
+    linked_timeouts |= n.kind == rgir::Node::Kind::kRequest && n.timeout;
+  }
+  // One task awaiting one request at a time: every CQE is the awaited one, so none is in flight
+  // when the task ends the graph. Link timeouts and deadlines add CQEs nobody awaits.
+  drain_ = !single_ || linked_timeouts || !g_.deadlines.empty();
   m_.AddRodata("uringc_mem_min", ScalarType::kU32, mem_size_, at);
   for (const rgir::Param& p : g_.params) {
     params_.push_back(m_.AddRodata(p.name, StorageType(p.type), 0, p.range));
@@ -161,20 +228,24 @@ void GraphLowerer::DeclareGlobals() {
                                                    tasks_[t].slots, tasks_[t].words,
                                                    g_.tasks[t].range);
   }
-  uint64_t total = 0;
-  for (const TaskInfo& ti : tasks_) total += ti.slots;
-  while (ready_size_ < total) ready_size_ *= 2;
-  DebugTypes& types = m_.types();
-  ready_ = m_.AddBss(prefix + "ready",
-                     llvm::ArrayType::get(llvm::Type::getInt32Ty(m_.context()), ready_size_),
-                     types.Array(types.Scalar(ScalarType::kU32), 32, 32, ready_size_), 4, at);
-  ready_head_ = m_.AddBss(prefix + "ready_head", ScalarType::kU32, at);
-  ready_tail_ = m_.AddBss(prefix + "ready_tail", ScalarType::kU32, at);
-  inflight_ = m_.AddBss(prefix + "inflight", ScalarType::kU32, at);
-  seq_ = m_.AddBss(prefix + "seq", ScalarType::kU32, at);
-  ending_ = m_.AddBss(prefix + "ending", ScalarType::kU32, at);
-  end_error_ = m_.AddBss(prefix + "end_error", ScalarType::kS32, at);
-  cancel_sent_ = m_.AddBss(prefix + "cancel_sent", ScalarType::kU32, at);
+  if (!single_) {
+    uint64_t total = 0;
+    for (const TaskInfo& ti : tasks_) total += ti.slots;
+    while (ready_size_ < total) ready_size_ *= 2;
+    DebugTypes& types = m_.types();
+    ready_ = m_.AddBss(prefix + "ready",
+                       llvm::ArrayType::get(llvm::Type::getInt32Ty(m_.context()), ready_size_),
+                       types.Array(types.Scalar(ScalarType::kU32), 32, 32, ready_size_), 4, at);
+    ready_head_ = m_.AddBss(prefix + "ready_head", ScalarType::kU32, at);
+    ready_tail_ = m_.AddBss(prefix + "ready_tail", ScalarType::kU32, at);
+  }
+  if (drain_) inflight_ = m_.AddBss(prefix + "inflight", ScalarType::kU32, at);
+  if (drain_) seq_ = m_.AddBss(prefix + "seq", ScalarType::kU32, at);
+  if (drain_) {
+    ending_ = m_.AddBss(prefix + "ending", ScalarType::kU32, at);
+    end_error_ = m_.AddBss(prefix + "end_error", ScalarType::kS32, at);
+  }
+  if (drain_) cancel_sent_ = m_.AddBss(prefix + "cancel_sent", ScalarType::kU32, at);
 }
 
 }  // namespace uringc::lower_rgir

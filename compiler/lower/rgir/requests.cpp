@@ -149,7 +149,11 @@ void GraphLowerer::EmitRequest(StepBuilder& b, Here h, const rgir::Node& n) {
   llvm::Value* timeout_ns = n.timeout ? Convert(b, Eval(b, h, *n.timeout).v, n.timeout->type,
                                                 Type::Int(64, true))
                                       : nullptr;
-  llvm::Value* seq = NextSeq(b);
+  // Without drain_ the one task awaits one request at a time and every CQE is awaited: the
+  // request's resume state is a unique enough tag. Otherwise a fresh sequence number tells the
+  // awaited CQE from those of cancelled requests.
+  llvm::Value* seq = drain_ ? NextSeq(b)
+                            : ir.getInt32(AfterState(static_cast<rgir::NodeId>(&n - g_.nodes.data())));
   f.user_data = UserData(b, h.task, h.idx, seq);
   if (timeout_ns != nullptr) f.flags |= IOSQE_IO_LINK;
   // A sleep's timespec (and an openat's path) was written for the position this SQE takes:

@@ -36,106 +36,87 @@ llvm::Value* GraphLowerer::UserData(StepBuilder& b, rgir::TaskId task, llvm::Val
 
 void GraphLowerer::Push(StepBuilder& b, const SqeFields& f) {
   queue_->Push(b, f);
+  if (!drain_) return;
   llvm::Value* n = b.Load(ScalarType::kU32, inflight_, 0, 4, true);
   b.Store(ScalarType::kU32, inflight_, 0, b.ir().CreateAdd(n, b.ir().getInt32(1)), 4, true);
 }
 
-void GraphLowerer::Enqueue(StepBuilder& b, rgir::TaskId task, llvm::Value* idx) {
-  llvm::IRBuilder<>& ir = b.ir();
-  TaskTable& t = Table(task);
-  llvm::Value* queued = t.LoadVar(b, idx, kWordQueued);
-  EmitIf(b, ir.CreateICmpEQ(queued, ir.getInt64(0)), [&](StepBuilder& b) {
-    t.StoreVar(b, idx, kWordQueued, ir.getInt64(1));
-    llvm::Value* tail = b.Load(ScalarType::kU32, ready_tail_, 0, 4, true);
-    llvm::Value* at = ir.CreateZExt(ir.CreateAnd(tail, ir.getInt32(ready_size_ - 1)),
-                                    ir.getInt64Ty());
-    llvm::Value* entry = ir.CreateOr(ir.getInt32(task << 16),
-                                     ir.CreateTrunc(idx, ir.getInt32Ty()));
-    b.Store(ScalarType::kU32, b.At(ready_, ir.CreateShl(at, 2)), 0, entry, 4);
-    b.Store(ScalarType::kU32, ready_tail_, 0, ir.CreateAdd(tail, ir.getInt32(1)), 4, true);
-  });
+llvm::Value* GraphLowerer::Running(StepBuilder& b) {
+  if (!drain_) return b.ir().getTrue();  // the graph stops the moment it ends
+  return b.ir().CreateICmpEQ(b.Load(ScalarType::kU32, ending_, 0, 4, true), b.ir().getInt32(0));
 }
 
 void GraphLowerer::EndGraph(StepBuilder& b, bool failed, llvm::Value* neg_errno) {
   llvm::IRBuilder<>& ir = b.ir();
+  if (!drain_) {
+    // Nothing in flight and nothing queued (the one task awaits nothing now): stop at once.
+    if (failed) {
+      b.Stop(StopReason::kFailed, neg_errno);
+    } else {
+      b.Stop(StopReason::kDone);
+    }
+    return;
+  }
   llvm::Value* ending = b.Load(ScalarType::kU32, ending_, 0, 4, true);
   EmitIf(b, ir.CreateICmpEQ(ending, ir.getInt32(0)), [&](StepBuilder& b) {
     b.Store(ScalarType::kU32, ending_, 0, ir.getInt32(failed ? 2 : 1), 4, true);
     if (failed) b.Store(ScalarType::kS32, end_error_, 0, neg_errno, 4, true);
-    // Nothing else runs: empty the ready queue.
-    b.Store(ScalarType::kU32, ready_head_, 0, b.Load(ScalarType::kU32, ready_tail_, 0, 4, true),
-            4, true);
+    ClearReady(b);  // nothing else runs
   });
 }
 
 void GraphLowerer::EmitReapHandler(StepBuilder& b, const Cqe& cqe) {
   llvm::IRBuilder<>& ir = b.ir();
-  llvm::Value* n = b.Load(ScalarType::kU32, inflight_, 0, 4, true);
-  b.Store(ScalarType::kU32, inflight_, 0,
-          ir.CreateSelect(ir.CreateICmpEQ(n, ir.getInt32(0)), n, ir.CreateSub(n, ir.getInt32(1))),
-          4, true);
-  llvm::Value* running = ir.CreateICmpEQ(b.Load(ScalarType::kU32, ending_, 0, 4, true),
-                                         ir.getInt32(0));
+  if (drain_) {
+    llvm::Value* n = b.Load(ScalarType::kU32, inflight_, 0, 4, true);
+    b.Store(ScalarType::kU32, inflight_, 0,
+            ir.CreateSelect(ir.CreateICmpEQ(n, ir.getInt32(0)), n, ir.CreateSub(n, ir.getInt32(1))),
+            4, true);
+  }
+  llvm::Value* running = Running(b);
   llvm::Value* seq = ir.CreateAnd(cqe.user_data, ir.getInt64(0xffffffffu), "cqe_seq");
   llvm::Value* mine = ir.CreateAnd(running, ir.CreateICmpNE(seq, ir.getInt64(0)));
+  if (single_) {
+    // One slot: its user_data is the bare sequence number.
+    EmitIf(b, mine, [&](StepBuilder& b) { EmitReapSlot(b, 0, b.ir().getInt64(0), cqe, cqe.user_data); });
+    return;
+  }
   EmitIf(b, mine, [&](StepBuilder& b) {
     llvm::Value* task = ir.CreateTrunc(ir.CreateLShr(cqe.user_data, 48), ir.getInt32Ty());
     llvm::Value* slot = ir.CreateTrunc(
         ir.CreateAnd(ir.CreateLShr(cqe.user_data, 32), ir.getInt64(0xffff)), ir.getInt32Ty());
-    llvm::BasicBlock* end = b.NewBlock("reap.end");
-    llvm::SwitchInst* sw = ir.CreateSwitch(task, end, g_.tasks.size());
-    for (rgir::TaskId t = 0; t < g_.tasks.size(); ++t) {
-      llvm::BasicBlock* bb = b.NewBlock("reap.task");
-      sw->addCase(ir.getInt32(t), bb);
-      b.SetBlock(bb);
-      TaskTable& table = Table(t);
-      llvm::Value* idx = table.CheckedIndex(b, slot);
-      llvm::BasicBlock* next = b.NewBlock("reap.scopes");
-      llvm::BasicBlock* hit = b.NewBlock("reap.request");
-      ir.CreateCondBr(ir.CreateICmpEQ(table.LoadVar(b, idx, kWordSeq), seq), hit, next);
-      b.SetBlock(hit);
-      table.StoreVar(b, idx, kWordRes, ir.CreateSExt(cqe.res, ir.getInt64Ty()));
-      table.StoreVar(b, idx, kWordSeq, ir.getInt64(0));
-      Enqueue(b, t, idx);
-      ir.CreateBr(end);
-      b.SetBlock(next);
-      for (rgir::ScopeId s : tasks_[t].scopes) {
-        llvm::BasicBlock* fired = b.NewBlock("reap.deadline");
-        llvm::BasicBlock* other = b.NewBlock("reap.next");
-        ir.CreateCondBr(ir.CreateICmpEQ(table.LoadVar(b, idx, ScopeWord(s)), seq), fired, other);
-        b.SetBlock(fired);
-        table.StoreVar(b, idx, ScopeWord(s), ir.getInt64(0));
-        table.StoreVar(b, idx, kWordExpired, ir.getInt64(s + 1));
-        Enqueue(b, t, idx);
-        ir.CreateBr(end);
-        b.SetBlock(other);
-      }
-      ir.CreateBr(end);  // a completion nobody waits for any more (cancelled): dropped
-    }
-    b.SetBlock(end);
+    EmitForSlot(b, task, slot, [&](StepBuilder& b, rgir::TaskId t, llvm::Value* idx) {
+      EmitReapSlot(b, t, idx, cqe, seq);
+    });
   });
 }
 
-void GraphLowerer::EmitRunOne(StepBuilder& b) {
+void GraphLowerer::EmitReapSlot(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, const Cqe& cqe,
+                                llvm::Value* seq) {
   llvm::IRBuilder<>& ir = b.ir();
-  llvm::Value* head = b.Load(ScalarType::kU32, ready_head_, 0, 4, true);
-  llvm::Value* at = ir.CreateZExt(ir.CreateAnd(head, ir.getInt32(ready_size_ - 1)), ir.getInt64Ty());
-  llvm::Value* entry = b.Load(ScalarType::kU32, b.At(ready_, ir.CreateShl(at, 2)), 0, 4);
-  b.Store(ScalarType::kU32, ready_head_, 0, ir.CreateAdd(head, ir.getInt32(1)), 4, true);
-  llvm::Value* task = ir.CreateLShr(entry, 16);
-  llvm::Value* slot = ir.CreateAnd(entry, ir.getInt32(0xffff));
-  llvm::BasicBlock* end = b.NewBlock("run.end");
-  llvm::SwitchInst* sw = ir.CreateSwitch(task, end, g_.tasks.size());
-  for (rgir::TaskId t = 0; t < g_.tasks.size(); ++t) {
-    llvm::BasicBlock* bb = b.NewBlock("run.task");
-    sw->addCase(ir.getInt32(t), bb);
-    b.SetBlock(bb);
-    b.SetLocation(g_.tasks[t].range);
-    llvm::Value* idx = Table(t).CheckedIndex(b, slot);
-    Table(t).StoreVar(b, idx, kWordQueued, ir.getInt64(0));
-    EmitTaskRun(b, Here{t, idx});
+  TaskTable& table = Table(t);
+  llvm::BasicBlock* end = b.NewBlock("reap.slot.end");
+  llvm::BasicBlock* next = b.NewBlock("reap.scopes");
+  llvm::BasicBlock* hit = b.NewBlock("reap.request");
+  ir.CreateCondBr(ir.CreateICmpEQ(table.LoadVar(b, idx, kWordSeq), seq), hit, next);
+  b.SetBlock(hit);
+  table.StoreVar(b, idx, kWordRes, ir.CreateSExt(cqe.res, ir.getInt64Ty()));
+  table.StoreVar(b, idx, kWordSeq, ir.getInt64(0));
+  Enqueue(b, t, idx);
+  ir.CreateBr(end);
+  b.SetBlock(next);
+  for (rgir::ScopeId s : tasks_[t].scopes) {
+    llvm::BasicBlock* fired = b.NewBlock("reap.deadline");
+    llvm::BasicBlock* other = b.NewBlock("reap.next");
+    ir.CreateCondBr(ir.CreateICmpEQ(table.LoadVar(b, idx, ScopeWord(s)), seq), fired, other);
+    b.SetBlock(fired);
+    table.StoreVar(b, idx, ScopeWord(s), ir.getInt64(0));
+    table.StoreVar(b, idx, kWordExpired, ir.getInt64(s + 1));
+    Enqueue(b, t, idx);
     ir.CreateBr(end);
+    b.SetBlock(other);
   }
+  ir.CreateBr(end);  // a completion nobody waits for any more (cancelled): dropped
   b.SetBlock(end);
 }
 
@@ -158,11 +139,7 @@ void GraphLowerer::EmitStep() {
   // Copying openat paths may submit in the middle of a step (GraphLowerer::CopyPath).
   queue_ = std::make_unique<SubmitQueue>(sb, regions, rc_, /*mid_step_flush=*/needs_paths_);
 
-  EmitOnce(sb, "uringc_" + g_.name + "_started", [&](StepBuilder& b) {
-    llvm::Value* zero = b.ir().getInt64(0);
-    Table(0).StoreState(b, zero, StartState(g_.tasks[0].entry));
-    Enqueue(b, 0, zero);
-  });
+  EmitStartGraph(sb);
 
   ReapResult reaped = EmitReapLoop(sb, regions, rc_, opt_.reap_budget,
                                    [&](StepBuilder& b, const Cqe& c) { EmitReapHandler(b, c); });
@@ -170,12 +147,7 @@ void GraphLowerer::EmitStep() {
   EmitBoundedLoop(
       sb, opt_.run_budget,
       [&](StepBuilder& b, llvm::Value*) {
-        llvm::IRBuilder<>& ir = b.ir();
-        llvm::Value* running =
-            ir.CreateICmpEQ(b.Load(ScalarType::kU32, ending_, 0, 4, true), ir.getInt32(0));
-        llvm::Value* ready = ir.CreateICmpNE(b.Load(ScalarType::kU32, ready_head_, 0, 4, true),
-                                             b.Load(ScalarType::kU32, ready_tail_, 0, 4, true));
-        return ir.CreateAnd(running, ready);
+        return b.ir().CreateAnd(Running(b), AnyReady(b));
       },
       [&](StepBuilder& b, llvm::Value*) { EmitRunOne(b); });
   sb.SetLocation(g_.range);
@@ -183,6 +155,20 @@ void GraphLowerer::EmitStep() {
 }
 
 void GraphLowerer::EmitEnding(StepBuilder& sb, const ReapResult& reaped) {
+  llvm::IRBuilder<>& ir = sb.ir();
+  if (drain_) EmitCancelAllOnce(sb);
+  queue_->Flush(sb);
+  if (drain_) EmitStopWhenDrained(sb);
+  // Wake at once while slots are ready or CQEs wait beyond the reap bound; else at the next CQE.
+  llvm::Value* tail = sb.Load(ScalarType::kU32, reaped.cq_tail_ptr, 0, 4, true);
+  llvm::Value* ready = ir.CreateAnd(Running(sb), AnyReady(sb));
+  llvm::Value* more = ir.CreateOr(ir.CreateICmpNE(tail, reaped.head), ready);
+  EmitSetWaitIndex(sb, ir.CreateSelect(more, reaped.head,
+                                       ir.CreateAdd(reaped.head, ir.getInt32(1))));
+  sb.Return(LoopAction::kContinue);
+}
+
+void GraphLowerer::EmitCancelAllOnce(StepBuilder& sb) {
   llvm::IRBuilder<>& ir = sb.ir();
   // The graph ended: cancel everything still in flight (once), then wait for the last CQE.
   llvm::Value* ending = sb.Load(ScalarType::kU32, ending_, 0, 4, true);
@@ -199,9 +185,12 @@ void GraphLowerer::EmitEnding(StepBuilder& sb, const ReapResult& reaped) {
              Push(b, f);
            });
   });
-  queue_->Flush(sb);
-  ending = sb.Load(ScalarType::kU32, ending_, 0, 4, true);
-  is_ending = ir.CreateICmpNE(ending, ir.getInt32(0));
+}
+
+void GraphLowerer::EmitStopWhenDrained(StepBuilder& sb) {
+  llvm::IRBuilder<>& ir = sb.ir();
+  llvm::Value* ending = sb.Load(ScalarType::kU32, ending_, 0, 4, true);
+  llvm::Value* is_ending = ir.CreateICmpNE(ending, ir.getInt32(0));
   llvm::Value* drained =
       ir.CreateICmpEQ(sb.Load(ScalarType::kU32, inflight_, 0, 4, true), ir.getInt32(0));
   EmitIf(sb, ir.CreateAnd(is_ending, drained), [&](StepBuilder& b) {
@@ -216,16 +205,6 @@ void GraphLowerer::EmitEnding(StepBuilder& sb, const ReapResult& reaped) {
     ir.CreateUnreachable();
     b.SetBlock(b.NewBlock("end.after"));
   });
-  // Wake at once while slots are ready or CQEs wait beyond the reap bound; else at the next CQE.
-  llvm::Value* tail = sb.Load(ScalarType::kU32, reaped.cq_tail_ptr, 0, 4, true);
-  llvm::Value* ready = ir.CreateAnd(
-      ir.CreateICmpEQ(sb.Load(ScalarType::kU32, ending_, 0, 4, true), ir.getInt32(0)),
-      ir.CreateICmpNE(sb.Load(ScalarType::kU32, ready_head_, 0, 4, true),
-                      sb.Load(ScalarType::kU32, ready_tail_, 0, 4, true)));
-  llvm::Value* more = ir.CreateOr(ir.CreateICmpNE(tail, reaped.head), ready);
-  EmitSetWaitIndex(sb, ir.CreateSelect(more, reaped.head,
-                                       ir.CreateAdd(reaped.head, ir.getInt32(1))));
-  sb.Return(LoopAction::kContinue);
 }
 
 }  // namespace uringc::lower_rgir

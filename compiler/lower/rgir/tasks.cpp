@@ -21,12 +21,17 @@ void GraphLowerer::EmitTaskRun(StepBuilder& b, Here h) {
   llvm::IRBuilder<>& ir = b.ir();
   TaskTable& t = Table(h.task);
   llvm::Value* state = t.LoadState(b, h.idx);
-  EmitIf(b, ir.CreateICmpUGE(state, ir.getInt32(kFirstResumeState)), [&](StepBuilder& b) {
-    llvm::Value* expired = t.LoadVar(b, h.idx, kWordExpired);
-    EmitIf(b, ir.CreateICmpNE(expired, ir.getInt64(0)), [&](StepBuilder& b) {
-      t.StoreVar(b, h.idx, kWordExpired, ir.getInt64(0));
-      EmitExpiry(b, h, expired);
-    });
+  // A finished slot does not run. One task: its state 0 is the entry, and it never finishes
+  // while the graph runs (its end ends the graph).
+  llvm::Value* live = single_ ? ir.getTrue() : ir.CreateICmpUGE(state, ir.getInt32(kFirstResumeState));
+  EmitIf(b, live, [&](StepBuilder& b) {
+    if (!tasks_[h.task].scopes.empty()) {
+      llvm::Value* expired = t.LoadVar(b, h.idx, kWordExpired);
+      EmitIf(b, ir.CreateICmpNE(expired, ir.getInt64(0)), [&](StepBuilder& b) {
+        t.StoreVar(b, h.idx, kWordExpired, ir.getInt64(0));
+        EmitExpiry(b, h, expired);
+      });
+    }
     llvm::Value* now = t.LoadState(b, h.idx);
     llvm::BasicBlock* done = b.NewBlock("task.done");
     llvm::SwitchInst* sw = ir.CreateSwitch(now, done);
@@ -42,6 +47,7 @@ void GraphLowerer::EmitTaskRun(StepBuilder& b, Here h) {
     for (auto [n, st] : after_state_) add(n, st, true);
     b.SetBlock(done);
     b.SetLocation(g_.tasks[h.task].range);
+    if (EndsInPlace()) return;  // no transient states
     llvm::Value* after = t.LoadState(b, h.idx);
     EmitIf(b, ir.CreateICmpEQ(after, ir.getInt32(kStateExit)),
            [&](StepBuilder& b) { ExitTask(b, h); });
@@ -52,10 +58,12 @@ void GraphLowerer::EmitTaskRun(StepBuilder& b, Here h) {
 }
 
 void GraphLowerer::RequestExit(StepBuilder& b, Here h) {
+  if (EndsInPlace()) return ExitTask(b, h);
   Table(h.task).StoreState(b, h.idx, kStateExit);
 }
 
 void GraphLowerer::RequestFail(StepBuilder& b, Here h, llvm::Value* err) {
+  if (EndsInPlace()) return FailTask(b, h, err);
   llvm::IRBuilder<>& ir = b.ir();
   Table(h.task).StoreVar(b, h.idx, kWordFailErr,
                          ir.CreateZExt(ir.CreateSExtOrTrunc(err, ir.getInt32Ty()), ir.getInt64Ty()));
@@ -82,7 +90,7 @@ void GraphLowerer::EmitSegment(StepBuilder& b, Here h, NodeId start, bool after_
     std::vector<NodeId> s = {f.next, f.alt};
     for (NodeId a : f.arms) s.push_back(a);
     bool back = false;
-    for (size_t k = 0; k < s.size(); ++k) back |= s[k] == to && back_edge_[from][k];
+    for (size_t k = 0; k < s.size(); ++k) back |= s[k] == to && yield_edge_[from][k];
     if (!back) return block_for(to);
     // A loop's back edge: resume at the loop head on a later run of this slot.
     llvm::BasicBlock* saved = ir.GetInsertBlock();
