@@ -46,6 +46,7 @@ URINGC_EMBEDDED(t_echo_idle_bpf);
 URINGC_EMBEDDED(t_sleep_once_bpf);
 URINGC_EMBEDDED(t_sleep_once_broken_bpf);
 URINGC_EMBEDDED(t_openat_path_bpf);
+URINGC_EMBEDDED(t_openat_one_bpf);
 URINGC_EMBEDDED(t_any_error_bpf);
 
 namespace {
@@ -208,6 +209,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Named{"bad_fd", &t_bad_fd_bpf_obj}, Named{"echo_idle", &t_echo_idle_bpf_obj},
                       Named{"sleep_once", &t_sleep_once_bpf_obj},
                       Named{"openat_path", &t_openat_path_bpf_obj},
+                      Named{"openat_one", &t_openat_one_bpf_obj},
                       Named{"any_error", &t_any_error_bpf_obj}),
     [](const auto& info) { return std::string(info.param.name); });
 
@@ -520,13 +522,27 @@ TEST_F(Compiled, AFailingAnyArmReachesTheCatchAndCancelsTheOtherArms) {
   }
 }
 
+// A directory with the files `a` ("A") and `ab` ("AB-file"), removed at the end of the test.
+struct OpenatDir {
+  OpenatDir() {
+    mkdir(path.c_str(), 0755);
+    WriteAll(path + "/a", "A");
+    WriteAll(path + "/ab", "AB-file");
+    fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  }
+  ~OpenatDir() {
+    close(fd);
+    unlink((path + "/a").c_str());
+    unlink((path + "/ab").c_str());
+    rmdir(path.c_str());
+  }
+  const std::string path = TempPath("openat_dir");
+  int fd = -1;
+};
+
 TEST_F(Compiled, OpenatPathsEndAtTheViewAndLongOnesFailWithEnametoolong) {
-  const std::string dir = TempPath("openat_dir");
-  mkdir(dir.c_str(), 0755);
-  WriteAll(dir + "/a", "A");
-  WriteAll(dir + "/ab", "AB-file");
-  const int d = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  ASSERT_GE(d, 0);
+  OpenatDir dir;
+  ASSERT_GE(dir.fd, 0);
   const size_t size = 8 * 1024;
   HostBuffer buf(4 * size);
   char* b = static_cast<char*>(buf.p);
@@ -545,7 +561,7 @@ TEST_F(Compiled, OpenatPathsEndAtTheViewAndLongOnesFailWithEnametoolong) {
   std::memcpy(b + 2 * size, longest.data(), longest.size());
   std::memset(b + 3 * size, 0, size);
   Open(t_openat_path_bpf_obj, "openat_path", [&](Controller&) {
-    Set("dir", d);
+    Set("dir", dir.fd);
     SetU("n_exact", 1);
     SetU("n_max", 4095);
     SetU("n_over", 4096);
@@ -566,10 +582,24 @@ TEST_F(Compiled, OpenatPathsEndAtTheViewAndLongOnesFailWithEnametoolong) {
     EXPECT_EQ(std::string(b + 3 * size + 80, 7), "AB-file");
     ExpectNothingLeft("openat_path");
   }
-  close(d);
-  unlink((dir + "/a").c_str());
-  unlink((dir + "/ab").c_str());
-  rmdir(dir.c_str());
+}
+
+TEST_F(Compiled, OpenatInAOneTaskGraphCompletesALongPathWithEnametoolong) {
+  OpenatDir dir;
+  ASSERT_GE(dir.fd, 0);
+  HostBuffer buf(8 * 1024);
+  std::memset(buf.p, 'x', buf.size);  // no NUL anywhere
+  static_cast<char*>(buf.p)[0] = 'a';
+  Open(t_openat_one_bpf_obj, "openat_one", [&](Controller&) {
+    Set("dir", dir.fd);
+    SetU("buf", buf.addr());
+  });
+  if (!ready_) return;
+  RunOutcome out = Run();
+  EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
+  EXPECT_EQ(Get("long_err"), ENAMETOOLONG);
+  EXPECT_EQ(Get("short_ok"), 1);
+  ExpectNothingLeft("openat_one");
 }
 
 TEST_F(Compiled, DeadlineFallsBackWhenThePrimaryDoesNotAnswer) {
