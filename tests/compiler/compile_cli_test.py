@@ -55,6 +55,34 @@ class CompileCli(unittest.TestCase):
         self.assertIn(b"define", p.stdout)
         self.assertIn(b"nop_chain.uring", p.stdout)
 
+    def compile_llvm(self, source):
+        src = self.out("g.uring")
+        with open(src, "w") as f:
+            f.write(source)
+        p = run("compile", "--emit=llvm", src, "-o", "-")
+        self.assertEqual(p.returncode, 0, p.stderr.decode())
+        return p.stdout.decode()
+
+    def test_a_variable_gets_a_slot_word_only_when_it_crosses_an_await(self):
+        # Slot = state word + 9 control words + variable words (docs/codegen.md).
+        local = self.compile_llvm(
+            "graph lv() -> (o: u64) {\n let r = nop()\n if r < 0 { fail EIO }\n o = 1\n}\n")
+        self.assertIn("@uringc_lv_task0 = local_unnamed_addr global [1 x [10 x i64]]", local)
+        crossing = self.compile_llvm(
+            "graph lv() -> (o: u64) {\n let r = nop()\n nop()?\n o = u64(r + 1)\n}\n")
+        self.assertIn("@uringc_lv_task0 = local_unnamed_addr global [1 x [11 x i64]]", crossing)
+
+    def test_one_task_graphs_have_no_ready_queue_and_drain_only_with_timeouts(self):
+        chain = self.compile_llvm("graph c(n: u64) {\n repeat n { nop()? }\n}\n")
+        for name in ("ready", "inflight", "ending", "seq"):
+            self.assertNotIn(f"@uringc_c_{name} =", chain)
+        timed = self.compile_llvm("graph c(n: u64) {\n repeat n { nop() within 1 s else fail }\n}\n")
+        self.assertIn("@uringc_c_inflight =", timed)
+        self.assertNotIn("@uringc_c_ready =", timed)
+        forked = self.compile_llvm("graph c() {\n all { nop()?; nop()? }\n}\n")
+        self.assertIn("@uringc_c_ready =", forked)
+        self.assertIn("@uringc_c_inflight =", forked)
+
     def test_header(self):
         ex = os.path.join(ROOT, "examples", "copy.uring")
         o = self.out("copy.bpf.o")

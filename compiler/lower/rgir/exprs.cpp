@@ -69,13 +69,12 @@ Val GraphLowerer::LoadVar(StepBuilder& b, Here h, rgir::VarId v) {
     if (var.type.kind == Type::Kind::kBool) stored = Type::Int(8, false);
     return Val{Convert(b, raw, stored, var.type)};
   }
-  llvm::Value* idx = SlotOf(b, h, var.task);
-  TaskTable& t = Table(var.task);
-  llvm::Value* w = t.LoadVar(b, idx, VarWord(v));
-  if (var.type.kind == Type::Kind::kBytes) {
-    llvm::Value* len = ir.CreateTrunc(t.LoadVar(b, idx, VarWord(v) + 1), ir.getInt32Ty());
-    return Val{w, len};
-  }
+  auto word = [&](uint32_t k) -> llvm::Value* {
+    if (in_register_[v]) return ir.CreateLoad(ir.getInt64Ty(), RegisterVar(b, v, k));
+    return Table(var.task).LoadVar(b, SlotOf(b, h, var.task), VarWord(v) + k);
+  };
+  llvm::Value* w = word(0);
+  if (var.type.kind == Type::Kind::kBytes) return Val{w, ir.CreateTrunc(word(1), ir.getInt32Ty())};
   return Val{Convert(b, w, Type::Int(64, true), var.type)};
 }
 
@@ -90,17 +89,22 @@ void GraphLowerer::StoreVar(StepBuilder& b, Here h, rgir::VarId v, Val val) {
     b.Store(st, out->second, 0, x, ScalarSize(st));
     return;
   }
-  llvm::Value* idx = SlotOf(b, h, var.task);
-  TaskTable& t = Table(var.task);
+  auto word = [&](uint32_t k, llvm::Value* x) {
+    if (in_register_[v]) {
+      ir.CreateStore(x, RegisterVar(b, v, k));
+    } else {
+      Table(var.task).StoreVar(b, SlotOf(b, h, var.task), VarWord(v) + k, x);
+    }
+  };
   if (var.type.kind == Type::Kind::kBytes) {
-    t.StoreVar(b, idx, VarWord(v), ir.CreateZExtOrTrunc(val.v, ir.getInt64Ty()));
-    t.StoreVar(b, idx, VarWord(v) + 1, ir.CreateZExtOrTrunc(val.len, ir.getInt64Ty()));
+    word(0, ir.CreateZExtOrTrunc(val.v, ir.getInt64Ty()));
+    word(1, ir.CreateZExtOrTrunc(val.len, ir.getInt64Ty()));
     return;
   }
   llvm::Value* x = val.v;
   x = IsSigned(var.type) && !x->getType()->isIntegerTy(1) ? ir.CreateSExtOrTrunc(x, ir.getInt64Ty())
                                                           : ir.CreateZExtOrTrunc(x, ir.getInt64Ty());
-  t.StoreVar(b, idx, VarWord(v), x);
+  word(0, x);
 }
 
 void GraphLowerer::CheckOrFail(StepBuilder& b, Here h, llvm::Value* ok, int err) {

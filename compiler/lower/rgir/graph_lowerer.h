@@ -81,6 +81,15 @@ class GraphLowerer {
   bool Continues(rgir::NodeId n) const;
   void MarkYieldEdges();
 
+  // ----- liveness.cpp -----
+  /// Fills in_register_: variables whose values never cross an await and stay in one task.
+  void PlanRegisterVars();
+  std::vector<rgir::VarId> UsesOf(const rgir::Node& n) const;
+  /// The alloca (two for a `bytes` view: address, length) of a variable kept in registers.
+  llvm::AllocaInst* RegisterVar(StepBuilder& b, rgir::VarId v, uint32_t word);
+  /// Turns the register variables' allocas into SSA values (PromoteMemToReg).
+  void PromoteRegisterVars();
+
   // ----- step.cpp -----
   void EmitStep();
   void EmitReapHandler(StepBuilder& b, const Cqe& cqe);
@@ -187,6 +196,8 @@ class GraphLowerer {
 
   std::vector<TaskInfo> tasks_;
   std::vector<uint32_t> var_word_;
+  std::vector<bool> in_register_;  ///< by VarId (liveness.cpp)
+  std::map<std::pair<rgir::VarId, uint32_t>, llvm::AllocaInst*> var_alloca_;
   std::vector<uint32_t> scope_word_;
   std::map<rgir::NodeId, uint32_t> start_state_;  ///< resume by running the node
   std::map<rgir::NodeId, uint32_t> after_state_;  ///< resume after the node's await completed

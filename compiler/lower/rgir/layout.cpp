@@ -70,14 +70,6 @@ bool GraphLowerer::PlanLayout() {
     ti.scopes.push_back(s);
     scope_word_[s] = ti.words++;
   }
-  var_word_.assign(g_.vars.size(), 0);
-  for (rgir::VarId v = 0; v < g_.vars.size(); ++v) {
-    const rgir::Var& var = g_.vars[v];
-    if (var.kind == rgir::Var::Kind::kOutput) continue;
-    TaskInfo& ti = tasks_[var.task];
-    var_word_[v] = ti.words;
-    ti.words += var.type.kind == Type::Kind::kBytes ? 2 : 1;
-  }
 
   // Resume points and back edges, per task, by an iterative depth-first search from the entry
   // and from every deadline's on_expire node (reached only through an expiry).
@@ -135,6 +127,17 @@ bool GraphLowerer::PlanLayout() {
         node.kind == rgir::Node::Kind::kRace) {
       after_state_[n] = next_state++;
     }
+  }
+
+  // Slot words for the variables whose values cross an await (liveness.cpp).
+  PlanRegisterVars();
+  var_word_.assign(g_.vars.size(), 0);
+  for (rgir::VarId v = 0; v < g_.vars.size(); ++v) {
+    const rgir::Var& var = g_.vars[v];
+    if (var.kind == rgir::Var::Kind::kOutput || in_register_[v]) continue;
+    TaskInfo& ti = tasks_[var.task];
+    var_word_[v] = ti.words;
+    ti.words += var.type.kind == Type::Kind::kBytes ? 2 : 1;
   }
   return true;
 }

@@ -15,6 +15,7 @@ bool GraphLowerer::Run() {
   if (!PlanLayout()) return false;
   DeclareGlobals();
   EmitStep();
+  PromoteRegisterVars();
   return true;
 }
 
