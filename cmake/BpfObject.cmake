@@ -1,15 +1,16 @@
 # Helpers for hand-written C BPF programs: compile them with clang -target bpf, and embed an object
 # into a host binary so test binaries are self-contained (the VM copies binaries, not build trees).
 
-# uringc_add_bpf_object(<name> <source.bpf.c>): builds ${CMAKE_CURRENT_BINARY_DIR}/<name>.bpf.o and
-# a target `<name>_bpf_object`. CPU v3 (ALU32 + JMP32) is pinned: clang's default differs by version.
+# uringc_add_bpf_object(<name> <source.bpf.c> [clang flags...]): builds
+# ${CMAKE_CURRENT_BINARY_DIR}/<name>.bpf.o and a target `<name>_bpf_object`. CPU v3 (ALU32 + JMP32)
+# is pinned: clang's default differs by version.
 function(uringc_add_bpf_object name source)
   set(out ${CMAKE_CURRENT_BINARY_DIR}/${name}.bpf.o)
   add_custom_command(
     OUTPUT ${out}
     COMMAND ${URINGC_BPF_CLANG} -target bpf -mcpu=v3 -O2 -g -Wall -Werror
             -I${PROJECT_SOURCE_DIR}/runtime/bpf
-            -I/usr/include/${CMAKE_LIBRARY_ARCHITECTURE}
+            -I/usr/include/${CMAKE_LIBRARY_ARCHITECTURE} ${ARGN}
             -c ${CMAKE_CURRENT_SOURCE_DIR}/${source} -o ${out}
     DEPENDS ${source} ${PROJECT_SOURCE_DIR}/runtime/bpf/uringc_controller.bpf.h
     COMMENT "BPF ${source}"
@@ -19,9 +20,10 @@ function(uringc_add_bpf_object name source)
 endfunction()
 
 # uringc_embed_file(<target> <file> <symbol>): links <file>'s bytes into <target> as
-# `extern const unsigned char <symbol>[]` and `extern const unsigned char <symbol>_end[]`.
+# `extern const unsigned char <symbol>[]` and `extern const unsigned char <symbol>_end[]`. One
+# assembly file per target and symbol: two targets may embed different files under one symbol.
 function(uringc_embed_file target file symbol)
-  set(asm ${CMAKE_CURRENT_BINARY_DIR}/${symbol}.embed.S)
+  set(asm ${CMAKE_CURRENT_BINARY_DIR}/embed/${target}/${symbol}.embed.S)
   file(WRITE ${asm}
     ".section .rodata\n"
     ".balign 8\n"

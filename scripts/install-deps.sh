@@ -32,8 +32,8 @@ packages=(
   libgtest-dev libgmock-dev
   # BPF C programs and inspection
   clang
-  # VM tests
-  qemu-system-x86 busybox-static cpio gzip
+  # VM tests (zstd and bpftool read the BTF of a kernel Debian ships without its config)
+  qemu-system-x86 busybox-static cpio gzip zstd
   # tools users expect next to the compiler
   graphviz
 )

@@ -8,7 +8,6 @@
 
 #include "driver/pipeline.h"
 #include "lower/rgir/lower_graph.h"
-#include "uringc/features.h"
 
 namespace uringc::driver {
 namespace {
@@ -153,32 +152,6 @@ int Compile(const Options& opts, Io& io) {
 }
 
 }  // namespace
-
-bool ResolveTargetKernel(const std::string& value, KernelAbi& abi, std::string& error) {
-  if (value == "auto") {
-    auto f = DetectKernelFeatures();
-    if (!f) {
-      error = "--target-kernel=auto: " + f.error().message;
-      return false;
-    }
-    switch (f->abi) {
-      case BpfOpsAbi::kIoRingCtx: abi = KernelAbi::kLinux7_1; return true;
-      case BpfOpsAbi::kIouCtx: abi = KernelAbi::kLinux7_2; return true;
-      default:
-        error = "--target-kernel=auto: this kernel (" + f->release +
-                ") has no io_uring_bpf_ops (Linux 7.1+ with CONFIG_IO_URING_BPF_OPS is needed); "
-                "name the target with --target-kernel=7.1|7.2|7.3";
-        return false;
-    }
-  }
-  auto parsed = ParseKernelAbi(value);
-  if (!parsed) {
-    error = "--target-kernel is 7.1, 7.2, 7.3 or auto, not `" + value + "`";
-    return false;
-  }
-  abi = *parsed;
-  return true;
-}
 
 std::optional<std::string> CompileFile(const CompileRequest& req, Compilation& c,
                                        std::string& io_error, std::string* graph_name,

@@ -10,6 +10,7 @@
 #include "driver/compilation.h"
 #include "driver/subcommands.h"
 #include "emit/codegen.h"
+#include "driver/target_kernel.h"
 #include "emit/kernel_abi.h"
 
 namespace uringc::driver {
@@ -28,9 +29,6 @@ struct CompileRequest {
 std::optional<std::string> CompileFile(const CompileRequest& req, Compilation& c,
                                        std::string& io_error, std::string* graph_name = nullptr,
                                        std::string* header = nullptr);
-
-/// Parses `--target-kernel` (7.1, 7.2, 7.3, auto: the running kernel's BTF). False with `error`.
-bool ResolveTargetKernel(const std::string& value, KernelAbi& abi, std::string& error);
 
 /// Registers `compile` and `run` in the subcommand table.
 void RegisterBackendSubcommands();

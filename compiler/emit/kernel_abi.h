@@ -1,7 +1,8 @@
 // The kernel ABI variants a controller can be compiled for. They differ only in the name of the
 // struct that loop_step and the kfuncs receive first (`struct iou_ctx` from Linux 7.2 on, `struct
-// io_ring_ctx` in 7.1); the choice shows up in the object's BTF, which libbpf matches against the
-// running kernel.
+// io_ring_ctx` in 7.1); the choice shows up in the object's BTF. Neither libbpf nor the verifier
+// compares that name, so an object of either ABI also runs on the other kernel (the kernel tests
+// run both ABIs in the 7.1, 7.2 and 7.3 guests); the target makes the BTF match the kernel's.
 #pragma once
 
 #include <optional>

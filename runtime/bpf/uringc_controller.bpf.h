@@ -3,7 +3,10 @@
  * The kernel's own headers do not export these types (they live in io_uring/loop.h and
  * io_uring/bpf-ops.h), so a controller declares them itself; libbpf matches struct_ops members by
  * name against the kernel's BTF. Linux 7.2+ passes `struct iou_ctx *`, 7.1 `struct io_ring_ctx *`;
- * libbpf checks kfunc prototypes by kind, not struct name, so one object loads on both. The struct
+ * libbpf checks kfunc prototypes by kind, not struct name, and the verifier types loop_step's
+ * context from the kernel's own prototype, so one object loads on both (run in the 7.1, 7.2 and 7.3
+ * guests). Build with -DURINGC_TARGET_KERNEL_7_1 for BTF that names 7.1's struct exactly, as
+ * `uringc compile --target-kernel=7.1` does; controllers keep writing `struct iou_ctx *`. The struct
  * must be complete (empty), not a forward declaration: libbpf treats FWD and STRUCT as different.
  */
 #ifndef URINGC_CONTROLLER_BPF_H
@@ -15,6 +18,9 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
+#ifdef URINGC_TARGET_KERNEL_7_1
+#define iou_ctx io_ring_ctx
+#endif
 struct iou_ctx {};
 
 struct iou_loop_params {

@@ -34,7 +34,8 @@ std::string RunUsage(const std::string& program) {
          "  --log-size BYTES      verifier log kept (its tail; default 1M)\n"
          "  --max-enters N        give up after N io_uring_enter calls\n"
          "  --vm [--suite S]      run the same command in the project's VM (sid: 7.2,\n"
-         "                        trixie-backports: 7.3) for kernels without io_uring_bpf_ops\n"
+         "                        trixie-backports: 7.3, trixie-backports-7.1: 7.1) for\n"
+         "                        kernels without io_uring_bpf_ops\n"
          "Exit status: 0 done, 1 failed, 2 usage error, 130 interrupted.\n";
 }
 

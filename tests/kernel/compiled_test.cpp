@@ -7,7 +7,10 @@
 // with its errno; a failing `any` arm reaches the enclosing catch; openat paths end at the
 // view's end even when the host's bytes go on; a deliberately broken lowering is reported at
 // the right `.uring` line. The objects were compiled by `uringc compile` at build time and are
-// embedded here.
+// embedded here. This file is built twice: for the 7.2 kernel ABI (every guest) and for 7.1
+// (`--target-kernel=7.1`, the 7.1 guest); each build also carries the NOP chain for the other
+// ABI, which must run as well, and checks that `--target-kernel=auto` picks the running kernel's
+// ABI.
 #include <arpa/inet.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
@@ -28,6 +31,7 @@
 #include <random>
 #include <thread>
 
+#include "driver/target_kernel.h"
 #include "kernel_test_util.h"
 #include "uringc/controller.h"
 #include "uringc/ring.h"
@@ -48,6 +52,7 @@ URINGC_EMBEDDED(t_sleep_once_broken_bpf);
 URINGC_EMBEDDED(t_openat_path_bpf);
 URINGC_EMBEDDED(t_openat_one_bpf);
 URINGC_EMBEDDED(t_any_error_bpf);
+URINGC_EMBEDDED(ex_nop_chain_other_abi_bpf);  // 7.1 in the 7.2 build, 7.2 in the 7.1 build
 
 namespace {
 
@@ -212,6 +217,52 @@ INSTANTIATE_TEST_SUITE_P(
                       Named{"openat_one", &t_openat_one_bpf_obj},
                       Named{"any_error", &t_any_error_bpf_obj}),
     [](const auto& info) { return std::string(info.param.name); });
+
+// ----- kernel ABI ------------------------------------------------------------------------------
+
+TEST_P(AllLoad, WasCompiledForThisBuildsKernelAbi) {
+  EXPECT_EQ(uringc_test::ObjectAbi(GetParam().obj->begin, GetParam().obj->end),
+            uringc_test::BuiltAbi())
+      << GetParam().name << " is not built for " << URINGC_TEST_OBJECT_ABI;
+}
+
+// Neither libbpf nor the verifier compares the context struct's name (libbpf checks kfunc
+// arguments by kind; the kernel types loop_step's context from its own prototype), so an object
+// compiled for the other ABI runs too. If a kernel starts to refuse it, this is the test to fail.
+TEST_F(Compiled, NopChainCompiledForTheOtherAbiRunsToo) {
+  const auto& obj = ex_nop_chain_other_abi_bpf_obj;
+  const uringc::BpfOpsAbi other = uringc_test::ObjectAbi(obj.begin, obj.end);
+  ASSERT_NE(other, uringc_test::BuiltAbi());
+  ASSERT_NE(other, uringc::BpfOpsAbi::kNone);
+  Open(obj, "nop_chain", [&](Controller&) { SetU("n", 1000); });
+  if (!ready_) return;
+  RunOutcome out = Run();
+  EXPECT_EQ(out.status, RunStatus::kDone);
+  EXPECT_EQ(Get("done"), 1000);
+  ExpectNothingLeft("nop_chain");
+  auto f = uringc::DetectKernelFeatures();
+  std::printf("object ABI %s on kernel %s (ABI %s): done = 1000\n",
+              uringc::DescribeAbi(other).c_str(), f ? f->release.c_str() : "?",
+              f ? uringc::DescribeAbi(f->abi).c_str() : "?");
+}
+
+// `uringc compile --target-kernel=auto` and `uringc run FILE.uring --target-kernel=auto` read the
+// running kernel's BTF: 7.1 in the 7.1 guest, 7.2 in the 7.2 and 7.3 guests.
+TEST(TargetKernelAuto, PicksTheRunningKernelsAbi) {
+  auto f = uringc::DetectKernelFeatures();
+  ASSERT_TRUE(f.ok()) << f.error().message;
+  if (!f->has_bpf_ops) {
+    if (uringc_test::FeatureRequired()) FAIL() << "kernel " << f->release << " lacks io_uring_bpf_ops";
+    GTEST_SKIP() << "kernel " << f->release << " lacks io_uring_bpf_ops";
+  }
+  uringc::KernelAbi abi{};
+  std::string error;
+  ASSERT_TRUE(uringc::driver::ResolveTargetKernel("auto", abi, error)) << error;
+  const bool is_7_1 = f->release.rfind("7.1.", 0) == 0;
+  EXPECT_EQ(abi, is_7_1 ? uringc::KernelAbi::kLinux7_1 : uringc::KernelAbi::kLinux7_2);
+  std::printf("kernel %s: --target-kernel=auto names struct %s\n", f->release.c_str(),
+              std::string(uringc::ContextStructName(abi)).c_str());
+}
 
 // ----- behaviour --------------------------------------------------------------------------------
 

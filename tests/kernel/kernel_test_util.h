@@ -1,7 +1,9 @@
-// Shared by the kernel tests: embedded objects, and the rule that a kernel without
-// io_uring_bpf_ops skips a test on the host but fails it in the VM (URINGC_REQUIRE_BPF_OPS=1).
+// Shared by the kernel tests: embedded objects, the kernel ABI they were built for, and the rule
+// that a kernel without io_uring_bpf_ops skips a test on the host but fails it in the VM
+// (URINGC_REQUIRE_BPF_OPS=1).
 #pragma once
 
+#include <bpf/libbpf.h>
 #include <gtest/gtest.h>
 
 #include <cerrno>
@@ -9,7 +11,14 @@
 #include <cstring>
 #include <string>
 
+#include "uringc/features.h"
 #include "uringc/result.h"
+
+// The kernel ABI this binary's objects were built for: the kernel tests are built once for 7.2
+// and once for 7.1 (vm.trixie-backports-7.1), from the same sources.
+#ifndef URINGC_TEST_OBJECT_ABI
+#define URINGC_TEST_OBJECT_ABI "7.2"
+#endif
 
 namespace uringc_test {
 
@@ -24,6 +33,23 @@ struct Embedded {
   size_t size() const { return static_cast<size_t>(end - begin); }
   std::string str() const { return std::string(reinterpret_cast<const char*>(begin), size()); }
 };
+
+/// The ABI an object was built for, read from its BTF the way the runtime reads the kernel's:
+/// the struct that io_uring_bpf_ops.loop_step takes first. kNone if the object has no BTF.
+inline uringc::BpfOpsAbi ObjectAbi(const unsigned char* begin, const unsigned char* end) {
+  bpf_object* obj = bpf_object__open_mem(begin, static_cast<size_t>(end - begin), nullptr);
+  if (obj == nullptr) return uringc::BpfOpsAbi::kNone;
+  const btf* b = bpf_object__btf(obj);
+  const uringc::BpfOpsAbi abi = b ? uringc::AnalyzeKernelBtf(b, "").abi : uringc::BpfOpsAbi::kNone;
+  bpf_object__close(obj);
+  return abi;
+}
+
+/// URINGC_TEST_OBJECT_ABI as detection names it.
+inline uringc::BpfOpsAbi BuiltAbi() {
+  return std::strcmp(URINGC_TEST_OBJECT_ABI, "7.1") == 0 ? uringc::BpfOpsAbi::kIoRingCtx
+                                                         : uringc::BpfOpsAbi::kIouCtx;
+}
 
 }  // namespace uringc_test
 

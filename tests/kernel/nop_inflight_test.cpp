@@ -1,7 +1,8 @@
 // Loads the hand-written NOP controller onto a real ring and checks, from the BPF globals, that it
 // kept K requests in flight until N completed. Needs a kernel with io_uring_bpf_ops: in the VM it
 // must pass (URINGC_REQUIRE_BPF_OPS=1 turns a missing feature into a failure); on an older kernel
-// it reports itself skipped with the reason.
+// it reports itself skipped with the reason. Built for 7.2 and for 7.1 (the 7.1 guest), like the
+// object it loads (-DURINGC_TARGET_KERNEL_7_1).
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include <string>
 
 #include "controller_fixture.h"
+#include "kernel_test_util.h"
 #include "nop_inflight.h"
 
 namespace {
@@ -67,6 +69,12 @@ TEST_P(NopInflightTest, KeepsKInFlightUntilNComplete) {
               static_cast<unsigned long long>(c.total),
               static_cast<unsigned long long>(state.completed),
               static_cast<unsigned long long>(state.steps), state.max_inflight);
+}
+
+TEST(NopInflightObject, WasBuiltForThisBuildsKernelAbi) {
+  EXPECT_EQ(uringc_test::ObjectAbi(nop_inflight_bpf_object, nop_inflight_bpf_object_end),
+            uringc_test::BuiltAbi())
+      << "nop_inflight.bpf.c is not built for " << URINGC_TEST_OBJECT_ABI;
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, NopInflightTest,

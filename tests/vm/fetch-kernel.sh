@@ -1,21 +1,36 @@
 #!/usr/bin/env bash
 # Fetches a Debian cloud kernel that has CONFIG_IO_URING_BPF_OPS=y, with apt only, into a cache
-# outside the repository, and prints the cache folder (holding `vmlinuz`, `config`, `release`).
+# outside the repository, and prints the cache folder (holding `vmlinuz`, `release`, `abi`, and
+# `config` when Debian ships one for that kernel).
 #
-# Usage: fetch-kernel.sh SUITE        SUITE is `sid` or `trixie-backports`
+# Usage: fetch-kernel.sh SUITE
+#   SUITE `sid` or `trixie-backports`: the suite's current kernel (linux-image-cloud-amd64).
+#   SUITE `sid-X.Y` or `trixie-backports-X.Y` (e.g. trixie-backports-7.1): the newest X.Y.z cloud
+#   kernel of that suite, so an older kernel ABI stays in the test matrix while the suite moves on.
 #
 # The machine's own kernel lacks io_uring_bpf_ops, so the VM tests boot one of these. apt runs with
 # a private sources list, lists folder and cache, so sid never enters the system's apt sources.
 # A cached kernel younger than URINGC_KERNEL_MAX_AGE_DAYS (default 7) is used without any network
 # access; an older one is refreshed, and kept if the mirror cannot be reached.
 # URINGC_CACHE_DIR (default ~/.cache/uringc) and URINGC_DEBIAN_MIRROR override the defaults.
+#
+# What the kernel must have is read from two places: the config (linux-base-<release>, which
+# trixie-backports lacks for its 7.1 kernels) and the image's own BTF (bpftool on the vmlinux
+# inside vmlinuz: the io_uring_bpf_ops type and its kfuncs, and which context struct loop_step
+# takes, written to `abi` as 7.1 or 7.2). A kernel without a config must pass the BTF check.
 set -euo pipefail
 
-suite=${1:?usage: fetch-kernel.sh sid|trixie-backports}
+suite=${1:?usage: fetch-kernel.sh sid|trixie-backports[-X.Y]}
 case $suite in
-  sid|trixie-backports) ;;
-  *) echo "fetch-kernel: unknown suite '$suite' (use sid or trixie-backports)" >&2; exit 2 ;;
+  sid|trixie-backports) apt_suite=$suite series= ;;
+  sid-*|trixie-backports-*) apt_suite=${suite%-*} series=${suite##*-} ;;
+  *) apt_suite= ;;
 esac
+if [[ -z $apt_suite || ! ${series:-7.0} =~ ^[0-9]+\.[0-9]+$ ]]; then
+  echo "fetch-kernel: unknown suite '$suite' (use sid or trixie-backports, optionally" \
+       "pinned to a series as in trixie-backports-7.1)" >&2
+  exit 2
+fi
 
 cache=${URINGC_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/uringc}
 dest=$cache/kernels/$suite
@@ -28,11 +43,11 @@ mkdir -p "$cache"
 exec 9>"$cache/.fetch.lock"
 flock 9
 
-cached_is_fresh() {
-  [[ -s $dest/vmlinuz && -s $dest/config && -s $dest/release ]] &&
-    [[ -n $(find "$dest/release" -mtime "-$max_age_days" 2>/dev/null) ]]
+# A usable cache entry: the image, its release, and the evidence it was checked (config or abi).
+cached_is_complete() {
+  [[ -s $dest/vmlinuz && -s $dest/release && ( -s $dest/config || -s $dest/abi ) ]]
 }
-if cached_is_fresh; then
+if cached_is_complete && [[ -n $(find "$dest/release" -mtime "-$max_age_days" 2>/dev/null) ]]; then
   echo "$dest"
   exit 0
 fi
@@ -51,7 +66,7 @@ apt_opts=(
 )
 
 use_stale_cache() {
-  if [[ -s $dest/vmlinuz && -s $dest/config && -s $dest/release ]]; then
+  if cached_is_complete; then
     say "$1; using the cached kernel $(cat "$dest/release")"
     echo "$dest"
     exit 0
@@ -64,18 +79,35 @@ if ! apt-get "${apt_opts[@]}" -qq --error-on=any update >"$apt_dir/update.log" 2
   use_stale_cache "cannot reach Debian's mirror (apt-get update failed: $(tail -n 1 "$apt_dir/update.log"))"
 fi
 
-# The meta package names the suite's current kernel: linux-image-cloud-amd64 (= V) depends on
-# linux-image-<release>-cloud-amd64, whose image is in linux-binary-<release>-cloud-amd64 and whose
-# config is in linux-base-<release>-cloud-amd64.
-meta_version=$(apt-cache "${apt_opts[@]}" madison linux-image-cloud-amd64 |
-  awk -F' *\\| *' -v s=" $suite/main" 'index($3, s) { print $2; exit }')
-[[ -n $meta_version ]] || use_stale_cache "suite $suite has no linux-image-cloud-amd64"
-release=$(apt-cache "${apt_opts[@]}" show "linux-image-cloud-amd64=$meta_version" |
-  sed -n 's/^Depends:.*linux-image-\([^ ,]*\)-cloud-amd64 .*/\1/p' | head -n 1)
-[[ -n $release ]] || use_stale_cache "cannot tell which kernel linux-image-cloud-amd64 $meta_version names"
-release=$release-cloud-amd64
+# Versions of the given packages that apt_suite holds (`apt-cache madison` rows of that suite).
+in_suite() {
+  apt-cache "${apt_opts[@]}" madison "$@" 2>/dev/null |
+    awk -F' *\\| *' -v s=" $apt_suite/main" 'index($3, s) { sub(/^ */, "", $1); print $1, $2 }'
+}
 
-if [[ -s $dest/release && $(cat "$dest/release") == "$release" ]]; then
+if [[ -z $series ]]; then
+  # The meta package names the suite's current kernel: linux-image-cloud-amd64 (= V) depends on
+  # linux-image-<release>-cloud-amd64, whose image is in linux-binary-<release>-cloud-amd64 and
+  # whose config is in linux-base-<release>-cloud-amd64.
+  meta_version=$(in_suite linux-image-cloud-amd64 | awk '{ print $2; exit }')
+  [[ -n $meta_version ]] || use_stale_cache "suite $apt_suite has no linux-image-cloud-amd64"
+  release=$(apt-cache "${apt_opts[@]}" show "linux-image-cloud-amd64=$meta_version" |
+    sed -n 's/^Depends:.*linux-image-\([^ ,]*\)-cloud-amd64 .*/\1/p' | head -n 1)
+  [[ -n $release ]] || use_stale_cache "cannot tell which kernel linux-image-cloud-amd64 $meta_version names"
+  release=$release-cloud-amd64
+else
+  # The newest linux-binary-<series>.<z>+<deb>-cloud-amd64 of the suite.
+  mapfile -t names < <(apt-cache "${apt_opts[@]}" pkgnames "linux-binary-$series." |
+    grep -E "^linux-binary-${series//./\\.}\.[0-9]+\+[a-z0-9.]+-cloud-amd64$" || true)
+  release=
+  if [[ ${#names[@]} -gt 0 ]]; then
+    release=$(in_suite "${names[@]}" | awk '{ print $1 }' | sed 's/^linux-binary-//' |
+      sort -V | tail -n 1)
+  fi
+  [[ -n $release ]] || use_stale_cache "suite $apt_suite has no $series.x cloud kernel"
+fi
+
+if cached_is_complete && [[ $(cat "$dest/release") == "$release" ]]; then
   touch "$dest/release"
   echo "$dest"
   exit 0
@@ -84,26 +116,90 @@ fi
 say "downloading $release"
 work=$(mktemp -d "$apt_dir/download/$suite.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-(cd "$work" && apt-get "${apt_opts[@]}" -qq download \
-  "linux-binary-$release/$suite" "linux-base-$release/$suite") >"$apt_dir/download.log" 2>&1 ||
+packages=("linux-binary-$release/$apt_suite")
+if [[ -n $(in_suite "linux-base-$release") ]]; then
+  packages+=("linux-base-$release/$apt_suite")
+else
+  say "$apt_suite has no linux-base-$release (the config): checking the kernel's BTF instead"
+fi
+(cd "$work" && apt-get "${apt_opts[@]}" -qq download "${packages[@]}") \
+  >"$apt_dir/download.log" 2>&1 ||
   use_stale_cache "apt-get download of $release failed: $(grep -m1 '^E:' "$apt_dir/download.log")"
 for deb in "$work"/*.deb; do dpkg-deb -x "$deb" "$work/root"; done
 
 vmlinuz=$(find "$work/root" -name 'vmlinuz*' -type f | head -n 1)
 config=$(find "$work/root" -path "*/$release/config" -o -name "config-$release" | head -n 1)
 [[ -n $vmlinuz ]] || use_stale_cache "the package of $release holds no vmlinuz"
-[[ -n $config ]] || use_stale_cache "the package of $release holds no kernel config"
-for option in CONFIG_IO_URING_BPF_OPS CONFIG_BPF_JIT CONFIG_DEBUG_INFO_BTF CONFIG_SERIAL_8250_CONSOLE; do
-  if ! grep -qx "$option=y" "$config"; then
-    use_stale_cache "$release lacks $option=y"
-  fi
-done
+if [[ -n $config ]]; then
+  for option in CONFIG_IO_URING_BPF_OPS CONFIG_BPF_JIT CONFIG_DEBUG_INFO_BTF CONFIG_SERIAL_8250_CONSOLE; do
+    if ! grep -qx "$option=y" "$config"; then
+      use_stale_cache "$release lacks $option=y"
+    fi
+  done
+fi
 
+# The vmlinux inside a bzImage is one compressed stream after the setup code: try each candidate
+# start (the decompressors stop with an error at the trailing data; an ELF header shows success).
+extract_vmlinux() {  # extract_vmlinux VMLINUZ OUT
+  local magic tool offset
+  for pair in '\x28\xb5\x2f\xfd:zstd' '\xfd\x37\x7a\x58\x5a\x00:xz' '\x1f\x8b\x08:gzip'; do
+    magic=${pair%:*} tool=${pair#*:}
+    command -v "$tool" >/dev/null || continue
+    for offset in $(LC_ALL=C grep -obUaP "$magic" "$1" | cut -d: -f1 | head -n 5); do
+      tail -c "+$((offset + 1))" "$1" | "$tool" -dc 2>/dev/null >"$2" || true
+      [[ $(head -c 4 "$2" | od -An -c | tr -d ' ') == '177ELF' ]] && return 0
+    done
+  done
+  return 1
+}
+
+# Checks the image's BTF and writes the ABI to OUT_ABI_FILE. Fails with 1 when the BTF cannot be
+# read (tools missing, unknown compression), with 2 when it shows the kernel is unusable.
+check_btf() {  # check_btf VMLINUZ OUT_ABI_FILE
+  local btf=$work/btf.txt ctx want
+  if ! command -v bpftool >/dev/null || ! command -v zstd >/dev/null; then
+    say "bpftool and zstd are needed to read the kernel's BTF (scripts/install-deps.sh)"
+    return 1
+  fi
+  if ! extract_vmlinux "$1" "$work/vmlinux" ||
+     ! bpftool btf dump file "$work/vmlinux" format raw >"$btf" 2>/dev/null; then
+    say "cannot read the BTF of $release (no vmlinux with a .BTF section in its vmlinuz)"
+    return 1
+  fi
+  # io_uring_bpf_ops exists only with CONFIG_IO_URING_BPF_OPS=y, which depends on BPF_JIT and
+  # DEBUG_INFO_BTF; serial8250_console_write only with CONFIG_SERIAL_8250_CONSOLE=y.
+  for want in "STRUCT 'io_uring_bpf_ops'" "FUNC 'bpf_io_uring_get_region'" \
+              "FUNC 'bpf_io_uring_submit_sqes'" "FUNC 'serial8250_console_write'"; do
+    if ! grep -q "^\[[0-9]*\] $want" "$btf"; then
+      say "$release lacks $want in its BTF"
+      return 2
+    fi
+  done
+  ctx=$(bpftool btf dump file "$work/vmlinux" format c 2>/dev/null |
+    sed -n '/^struct io_uring_bpf_ops {/{n;s/.*(\*loop_step)(struct \([a-z_]*\) \*.*/\1/p}')
+  case $ctx in
+    io_ring_ctx) echo 7.1 >"$2" ;;
+    iou_ctx) echo 7.2 >"$2" ;;
+    *) say "$release: loop_step takes neither struct io_ring_ctx * nor struct iou_ctx *"
+       return 2 ;;
+  esac
+}
+
+rm -rf "$dest.new"
 mkdir -p "$dest.new"
+check_btf "$vmlinuz" "$dest.new/abi" && btf_status=0 || btf_status=$?
+if [[ $btf_status == 2 ]]; then
+  use_stale_cache "$release cannot run controllers"
+elif [[ $btf_status == 1 ]]; then
+  [[ -n $config ]] || use_stale_cache "$release has no config and its BTF could not be checked"
+  say "keeping $release on the strength of its config alone"
+fi
 cp "$vmlinuz" "$dest.new/vmlinuz"
-cp "$config" "$dest.new/config"
+[[ -z $config ]] || cp "$config" "$dest.new/config"
 echo "$release" >"$dest.new/release"
 rm -rf "$dest"
 mv "$dest.new" "$dest"
-say "cached $release in $dest"
+checked=${config:+config}
+[[ ! -s $dest/abi ]] || checked="${checked:+$checked and }BTF: ABI $(cat "$dest/abi")"
+say "cached $release ($checked) in $dest"
 echo "$dest"

@@ -8,6 +8,8 @@ the results back from the serial console. Every result line names the kernel. A 
 stays silent or overruns the time limit is reported as such, never as a test result.
 
 Usage: run-vm-tests.py --manifest FILE [--suite sid --suite trixie-backports] [--timeout S]
+Without --suite it boots sid and trixie-backports; a pinned series (trixie-backports-7.1) only
+when named, as it runs a manifest of its own.
 The manifest is JSON: [{"name": ..., "argv": [binary, args...], "env": {...}}, ...].
 """
 import argparse
@@ -23,7 +25,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--manifest", required=True, help="JSON list of guest tests")
     parser.add_argument("--suite", action="append", choices=sorted(vmlib.SUITES),
-                        help="kernel suite to boot (repeatable; default: all)")
+                        help="kernel suite to boot (repeatable; default: "
+                             + " and ".join(vmlib.DEFAULT_SUITES) + ")")
     parser.add_argument("--timeout", type=float, default=600,
                         help="seconds one boot may take, tests included")
     parser.add_argument("--retries", type=int, default=1,
@@ -38,7 +41,7 @@ def main():
         for t in tests:
             t.env["GTEST_FILTER"] = args.filter
 
-    suites = args.suite or sorted(vmlib.SUITES)
+    suites = args.suite or list(vmlib.DEFAULT_SUITES)
     failed = False
     for suite in suites:
         try:

@@ -1,5 +1,10 @@
-"""Unit tests for the VM runner's console parsing and verdicts: no VM is booted."""
+"""Unit tests for the VM runner's console parsing and verdicts, and for how it takes a kernel from
+the cache: no VM is booted and no network is used."""
+import os
+import subprocess
+import tempfile
 import unittest
+from unittest import mock
 
 import vmlib
 
@@ -66,6 +71,38 @@ class GuestFilesTest(unittest.TestCase):
                 vmlib.copy_files(root, [(f.name, "/data/../../etc/x")])
             with self.assertRaises(vmlib.VmError):
                 vmlib.copy_files(root, [("/nonexistent", "/data/x")])
+
+
+class KernelCacheTest(unittest.TestCase):
+    """fetch_kernel on a fresh cache entry, so fetch-kernel.sh answers without apt."""
+
+    def fetch(self, suite, abi):
+        with tempfile.TemporaryDirectory() as cache:
+            folder = os.path.join(cache, "kernels", suite)
+            os.makedirs(folder)
+            for name, text in (("vmlinuz", "x"), ("release", "7.1.13+deb13-cloud-amd64\n"),
+                               ("abi", abi + "\n")):
+                with open(os.path.join(folder, name), "w") as f:
+                    f.write(text)
+            with mock.patch.dict(os.environ, {"URINGC_CACHE_DIR": cache}):
+                return vmlib.fetch_kernel(suite)
+
+    def test_a_pinned_series_is_cached_under_its_own_name(self):
+        folder, release = self.fetch("trixie-backports-7.1", "7.1")
+        self.assertTrue(folder.endswith("/kernels/trixie-backports-7.1"))
+        self.assertEqual(release, "7.1.13+deb13-cloud-amd64")
+
+    def test_a_kernel_with_another_abi_than_its_suite_is_refused(self):
+        with self.assertRaisesRegex(vmlib.VmError, "has the 7.2 kernel ABI, but suite "
+                                    "trixie-backports-7.1 stands for 7.1"):
+            self.fetch("trixie-backports-7.1", "7.2")
+
+    def test_unknown_suites_are_usage_errors(self):
+        for suite in ("bookworm", "sid-7", "trixie-backports-x.1"):
+            proc = subprocess.run([os.path.join(vmlib.HERE, "fetch-kernel.sh"), suite],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            self.assertEqual(proc.returncode, 2, suite)
+            self.assertIn("unknown suite", proc.stderr)
 
 
 if __name__ == "__main__":

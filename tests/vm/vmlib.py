@@ -15,8 +15,12 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# Debian suites whose cloud kernel has CONFIG_IO_URING_BPF_OPS=y (see docs/testing.md).
-SUITES = {"sid": "7.2", "trixie-backports": "7.3"}
+# Debian kernels with CONFIG_IO_URING_BPF_OPS=y (see docs/testing.md), each with the kernel ABI it
+# must have: "7.1" passes loop_step a `struct io_ring_ctx *`, "7.2" (7.2 and 7.3) a `struct iou_ctx *`.
+# A suite name with a series (trixie-backports-7.1) pins the newest kernel of that series.
+SUITES = {"sid": "7.2", "trixie-backports": "7.2", "trixie-backports-7.1": "7.1"}
+# The suites that run the whole manifest when none is named; a pinned series runs its own.
+DEFAULT_SUITES = ("sid", "trixie-backports")
 
 MARK = "@@URINGC"
 CRASH_PATTERNS = re.compile(
@@ -81,7 +85,10 @@ def find_qemu():
 
 
 def fetch_kernel(suite):
-    """Returns (kernel folder, release) for the suite's current kernel, downloading if needed."""
+    """Returns (kernel folder, release) for the suite's current kernel, downloading if needed.
+
+    Raises VmError when the kernel's ABI (read from its BTF by fetch-kernel.sh) is not the one the
+    suite stands for: a 7.1 suite that booted a 7.2 kernel would prove nothing about 7.1."""
     proc = subprocess.run([os.path.join(HERE, "fetch-kernel.sh"), suite],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     for line in proc.stderr.splitlines():
@@ -91,7 +98,15 @@ def fetch_kernel(suite):
                       + (proc.stderr.strip().splitlines() or ["fetch-kernel.sh failed"])[-1])
     folder = proc.stdout.strip()
     with open(os.path.join(folder, "release")) as f:
-        return folder, f.read().strip()
+        release = f.read().strip()
+    abi_file = os.path.join(folder, "abi")
+    if os.path.exists(abi_file):  # absent only where bpftool was missing and a config vouched
+        with open(abi_file) as f:
+            abi = f.read().strip()
+        if suite in SUITES and abi != SUITES[suite]:
+            raise VmError(f"{release} has the {abi} kernel ABI, but suite {suite} stands for "
+                          f"{SUITES[suite]}")
+    return folder, release
 
 
 def shared_libraries(binary):
