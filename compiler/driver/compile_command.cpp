@@ -41,12 +41,12 @@ std::string Header(const rgir::Graph& g, const std::string& file) {
        " * the user address of COUNT * SIZE bytes the host owns for the whole run. Outputs are\n"
        " * .bss variables read by name after the run; uringc_status is 1 (done) or 2 (failed,\n"
        " * uringc_error = -errno). The ring needs a parameter region (IORING_REGISTER_MEM_REGION)\n"
-       " * of at least URINGC_" << up << "_MEM_MIN bytes; its address goes into uringc_mem_addr\n"
-       " * (the uringc runtime does both). */\n"
+       " * of at least URINGC_" << up << "_MEM_MIN bytes (none when 0); its address goes into\n"
+       " * uringc_mem_addr (the uringc runtime does both). */\n"
        "#pragma once\n#include <linux/types.h>\n\n";
   h << "#define URINGC_" << up << "_PROGRAM \"" << g.name << "\"\n";
   h << "#define URINGC_" << up << "_OPS \"" << g.name << "_ops\"\n";
-  h << "#define URINGC_" << up << "_MEM_MIN " << kGraphMemRegionSize << "u\n\n";
+  h << "#define URINGC_" << up << "_MEM_MIN " << GraphMemRegionSize(g) << "u\n\n";
   h << "/* parameters */\n";
   for (const rgir::Param& p : g.params) {
     const std::string pu = up + "_PARAM_" + Upper(p.name);

@@ -135,14 +135,15 @@ void GraphLowerer::EmitStep() {
   }
   RingRegions regions = EmitGetRingRegions(sb, rc_);
   if (!needs_mem_) {
-    mem_ = nullptr;  // no timespecs: the region is not mapped (Timespec is never called)
+    mem_ = nullptr;  // no timespecs or paths: the region is not mapped
   } else if (opt_.break_region_null_check) {
     // Test only (GraphLoweringOptions::break_region_null_check): no null check.
-    mem_ = EmitGetRegion(sb, RegionId::kMem, ir.getInt64(kGraphMemRegionSize));
+    mem_ = EmitGetRegion(sb, RegionId::kMem, ir.getInt64(mem_size_));
   } else {
-    mem_ = EmitGetRegionChecked(sb, RegionId::kMem, ir.getInt64(kGraphMemRegionSize));
+    mem_ = EmitGetRegionChecked(sb, RegionId::kMem, ir.getInt64(mem_size_));
   }
-  queue_ = std::make_unique<SubmitQueue>(sb, regions, rc_);
+  // Copying openat paths may submit in the middle of a step (GraphLowerer::CopyPath).
+  queue_ = std::make_unique<SubmitQueue>(sb, regions, rc_, /*mid_step_flush=*/needs_paths_);
 
   EmitStartGraph(sb);
 
