@@ -102,6 +102,7 @@ int Compile(const Options& opts, Io& io) {
     return kExitUsage;
   }
   req.break_region_null_check = opts.Has("test-break-null-check");
+  req.break_instruction_selection = opts.Has("test-llvm-fatal");
   Compilation c;
   c.options.stdlib_dir = opts.Get("stdlib", DefaultStdlibDir());
   std::string io_error, graph, header;
@@ -189,6 +190,7 @@ std::optional<std::string> CompileFile(const CompileRequest& req, Compilation& c
                                     .optimized = req.codegen.opt != OptLevel::kO0});
   GraphLoweringOptions lo;
   lo.break_region_null_check = req.break_region_null_check;
+  lo.break_instruction_selection = req.break_instruction_selection;
   if (!LowerGraphToBpf(*g, module, lo, c.diagnostics)) return std::nullopt;
   return Codegen(module, req.codegen, c.diagnostics);
 }
@@ -200,7 +202,7 @@ void RegisterBackendSubcommands() {
                  "                                    --target-kernel=7.1|7.2|7.3|auto, "
                  "--emit-header[=FILE], --graph=NAME",
                  {"emit", "opt", "target-kernel", "emit-header", "graph", "stdlib",
-                  "diagnostics-format", "test-break-null-check", "o"},
+                  "diagnostics-format", "test-break-null-check", "test-llvm-fatal", "o"},
                  Compile});
   AddSubcommand({"run",
                  "run FILE [--vm] [--arg N=V]...",

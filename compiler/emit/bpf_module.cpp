@@ -250,6 +250,13 @@ SourceRange BpfModule::RangeOf(std::string_view file_name, uint32_t line, uint32
   return {};
 }
 
+void BpfModule::Abandon() {
+  (void)types_.release();
+  (void)di_.release();
+  (void)module_.release();
+  (void)context_.release();
+}
+
 bool BpfModule::Finalize(DiagnosticList& diags) {
   if (finalized_) return true;
   finalized_ = true;

@@ -120,6 +120,11 @@ class BpfModule {
   bool Finalize(DiagnosticList& diags);
   bool finalized() const { return finalized_; }
 
+  /// For after LLVM failed fatally while working on this module (RunCatchingLlvmFatalErrors):
+  /// leaks the LLVM context and module instead of destroying them, since LLVM may have left
+  /// objects behind that point into them. Nothing but destruction may follow.
+  void Abandon();
+
  private:
   unsigned LineOf(SourceRange range) const;
   llvm::DIGlobalVariableExpression* DebugGlobal(llvm::GlobalVariable* gv, llvm::DIType* type,

@@ -27,6 +27,9 @@ struct GraphLoweringOptions {
   /// Test only: leave out the null check of the parameter region, so the verifier rejects the
   /// program at the first access through it (to show verifier errors mapped to `.uring` lines).
   bool break_region_null_check = false;
+  /// Test only: add an instruction the BPF backend cannot select (`atomicrmw nand`), so LLVM
+  /// fails fatally in code generation (to show that this becomes a diagnostic, not an abort).
+  bool break_instruction_selection = false;
 };
 
 /// The parameter region (IOU_REGION_MEM) of a compiled controller: user memory the controller

@@ -128,6 +128,11 @@ void GraphLowerer::EmitStep() {
   llvm::IRBuilder<>& ir = sb.ir();
   sb.ReturnIfStopped();
   sb.Increment(steps_, ScalarType::kU64);
+  if (opt_.break_instruction_selection) {
+    // Test only (GraphLoweringOptions::break_instruction_selection): BPF has no atomic NAND.
+    ir.CreateAtomicRMW(llvm::AtomicRMWInst::Nand, steps_, ir.getInt64(1), llvm::MaybeAlign(8),
+                       llvm::AtomicOrdering::SequentiallyConsistent);
+  }
   RingRegions regions = EmitGetRingRegions(sb, rc_);
   if (!needs_mem_) {
     mem_ = nullptr;  // no timespecs or paths: the region is not mapped
