@@ -24,14 +24,16 @@ type
 
 block : '{' sep? (stmt (sep stmt)* sep?)? '}' ;
 
+// An assignment and an expression statement are one alternative: as two, SLL prediction had to
+// read every statement's whole left-hand expression to choose between them (most of the parse
+// time). The AST builder tells them apart by `op`.
 stmt
   : kw=('let' | 'var') NAME (':' type)? ('=' expr)?                        # declStmt
-  | lhs=expr op=('=' | '+=' | '-=' | '*=' | '/=' | '%=' | '&=' | '|=' | '^=' | '<<=' | '>>=')
-    rhs=expr                                                               # assignStmt
   | ifStmt                                                                 # ifStatement
   | compound within?                                                       # compoundStmt
   | jump                                                                   # jumpStmt
-  | expr                                                                   # exprStmt
+  | lhs=expr (op=('=' | '+=' | '-=' | '*=' | '/=' | '%=' | '&=' | '|=' | '^=' | '<<=' | '>>=')
+    rhs=expr)?                                                             # exprStmt
   ;
 
 ifStmt : 'if' expr block ('else' (ifStmt | block))? ;

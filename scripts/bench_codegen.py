@@ -4,7 +4,8 @@
 Reports (1) static BPF instruction counts (llvm-objdump), (2) compile time in a fresh process:
 `uringc_nop_gen` (IR building + LLVM pipeline + codegen, what `uringc compile` will do after the
 front end) vs `clang -O2 -target bpf` of tests/controllers/nop_inflight.bpf.c, median of several
-runs, and with --vm (3) the verifier's "processed N insns" from the 7.2 and 7.3 guests.
+runs, and with --vm (3) the verifier's "processed N insns" from the 7.2 and 7.3 guests and (4) the
+round trip of one NOP at a time: compiled chain, C controller and user space, in one boot.
 The numbers go into docs/codegen.md. Not a unit test: timings on a shared 2-core machine are noisy.
 
 Usage: scripts/bench_codegen.py [--build build] [--runs 21] [--vm]
@@ -93,14 +94,14 @@ def main():
                 print(f"- {ex} {opt}: {med:.1f} ms ({best:.1f} ms), {n} insns")
 
     if args.vm:
-        print("\n## Verifier: processed insns (log_level 1, n=1000)")
+        print("\n## In the guests: verifier processed insns (log_level 1, n=1000) and round-trip speed")
         manifest = os.path.join(tests, "vm-tests.json")
         run = subprocess.run(
             [sys.executable, os.path.join(ROOT, "tests", "vm", "run-vm-tests.py"),
-             "--manifest", manifest, "--filter", "*ReportsProcessedInsns*"],
+             "--manifest", manifest, "--filter", "*ReportsProcessedInsns*:*ReportsRoundTripSpeed*"],
             capture_output=True, text=True)
         for line in run.stdout.splitlines():
-            if "[codegen-bench]" in line:
+            if "[codegen-bench]" in line or "[speed-bench]" in line:
                 print("- " + line.strip())
         if run.returncode != 0:
             print("VM run failed:\n" + run.stdout[-3000:], file=sys.stderr)

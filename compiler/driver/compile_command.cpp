@@ -41,12 +41,12 @@ std::string Header(const rgir::Graph& g, const std::string& file) {
        " * the user address of COUNT * SIZE bytes the host owns for the whole run. Outputs are\n"
        " * .bss variables read by name after the run; uringc_status is 1 (done) or 2 (failed,\n"
        " * uringc_error = -errno). The ring needs a parameter region (IORING_REGISTER_MEM_REGION)\n"
-       " * of at least URINGC_" << up << "_MEM_MIN bytes; its address goes into uringc_mem_addr\n"
-       " * (the uringc runtime does both). */\n"
+       " * of at least URINGC_" << up << "_MEM_MIN bytes (none when 0); its address goes into\n"
+       " * uringc_mem_addr (the uringc runtime does both). */\n"
        "#pragma once\n#include <linux/types.h>\n\n";
   h << "#define URINGC_" << up << "_PROGRAM \"" << g.name << "\"\n";
   h << "#define URINGC_" << up << "_OPS \"" << g.name << "_ops\"\n";
-  h << "#define URINGC_" << up << "_MEM_MIN " << kGraphMemRegionSize << "u\n\n";
+  h << "#define URINGC_" << up << "_MEM_MIN " << GraphMemRegionSize(g) << "u\n\n";
   h << "/* parameters */\n";
   for (const rgir::Param& p : g.params) {
     const std::string pu = up + "_PARAM_" + Upper(p.name);
@@ -102,6 +102,7 @@ int Compile(const Options& opts, Io& io) {
     return kExitUsage;
   }
   req.break_region_null_check = opts.Has("test-break-null-check");
+  req.break_instruction_selection = opts.Has("test-llvm-fatal");
   Compilation c;
   c.options.stdlib_dir = opts.Get("stdlib", DefaultStdlibDir());
   std::string io_error, graph, header;
@@ -189,6 +190,7 @@ std::optional<std::string> CompileFile(const CompileRequest& req, Compilation& c
                                     .optimized = req.codegen.opt != OptLevel::kO0});
   GraphLoweringOptions lo;
   lo.break_region_null_check = req.break_region_null_check;
+  lo.break_instruction_selection = req.break_instruction_selection;
   if (!LowerGraphToBpf(*g, module, lo, c.diagnostics)) return std::nullopt;
   return Codegen(module, req.codegen, c.diagnostics);
 }
@@ -200,7 +202,7 @@ void RegisterBackendSubcommands() {
                  "                                    --target-kernel=7.1|7.2|7.3|auto, "
                  "--emit-header[=FILE], --graph=NAME",
                  {"emit", "opt", "target-kernel", "emit-header", "graph", "stdlib",
-                  "diagnostics-format", "test-break-null-check", "o"},
+                  "diagnostics-format", "test-break-null-check", "test-llvm-fatal", "o"},
                  Compile});
   AddSubcommand({"run",
                  "run FILE [--vm] [--arg N=V]...",

@@ -21,6 +21,7 @@ struct CompileRequest {
   CodegenOptions codegen;
   KernelAbi abi = kDefaultKernelAbi;
   bool break_region_null_check = false;     ///< test only: see GraphLoweringOptions
+  bool break_instruction_selection = false;  ///< test only: see GraphLoweringOptions
 };
 
 /// Runs the front end and the back end over `req.file` into `c`. Returns the output bytes, or

@@ -167,6 +167,21 @@ llvm::Function* BpfModule::SubmitSqesKfunc() {
   return submit_sqes_;
 }
 
+llvm::Function* BpfModule::CopyFromUserStrKfunc() {
+  if (copy_from_user_str_ == nullptr) {
+    llvm::LLVMContext& ctx = *context_;
+    llvm::Type* ptr = llvm::PointerType::get(ctx, 0);
+    auto* type = llvm::FunctionType::get(
+        llvm::Type::getInt32Ty(ctx),
+        {ptr, llvm::Type::getInt32Ty(ctx), ptr, llvm::Type::getInt64Ty(ctx)}, false);
+    copy_from_user_str_ =
+        DeclareKfunc(*module_, *di_, File(options_.main_file), type, "bpf_copy_from_user_str",
+                     types_->CopyFromUserStrType(),
+                     {"dst", "dst__sz", "unsafe_ptr__ign", "flags"});
+  }
+  return copy_from_user_str_;
+}
+
 llvm::DIGlobalVariableExpression* BpfModule::DebugGlobal(llvm::GlobalVariable* gv,
                                                          llvm::DIType* type, SourceRange decl) {
   if (decl.file == 0) decl.file = options_.main_file;
@@ -233,6 +248,13 @@ SourceRange BpfModule::RangeOf(std::string_view file_name, uint32_t line, uint32
     return SourceRange{id, begin + col, begin + col + (col < text.size() ? 1u : 0u)};
   }
   return {};
+}
+
+void BpfModule::Abandon() {
+  (void)types_.release();
+  (void)di_.release();
+  (void)module_.release();
+  (void)context_.release();
 }
 
 bool BpfModule::Finalize(DiagnosticList& diags) {

@@ -85,6 +85,11 @@ class BpfModule {
   llvm::Function* GetRegionKfunc();
   /// `int bpf_io_uring_submit_sqes(ctx *, __u32 nr)`.
   llvm::Function* SubmitSqesKfunc();
+  /// `int bpf_copy_from_user_str(void *dst, __u32 dst__sz, void *unsafe_ptr__ign, __u64 flags)`
+  /// (Linux 6.12+, sleepable programs of any type): copies a user string of at most
+  /// dst__sz - 1 bytes, NUL-terminated; returns its length + 1 (dst__sz when no NUL came first)
+  /// or -errno.
+  llvm::Function* CopyFromUserStrKfunc();
 
   /// A load-time constant in `.rodata` (`const volatile`), initialised to `initial`; the loader
   /// may overwrite it before load, after which the kernel freezes it and the verifier sees its
@@ -115,6 +120,11 @@ class BpfModule {
   bool Finalize(DiagnosticList& diags);
   bool finalized() const { return finalized_; }
 
+  /// For after LLVM failed fatally while working on this module (RunCatchingLlvmFatalErrors):
+  /// leaks the LLVM context and module instead of destroying them, since LLVM may have left
+  /// objects behind that point into them. Nothing but destruction may follow.
+  void Abandon();
+
  private:
   unsigned LineOf(SourceRange range) const;
   llvm::DIGlobalVariableExpression* DebugGlobal(llvm::GlobalVariable* gv, llvm::DIType* type,
@@ -132,6 +142,7 @@ class BpfModule {
   std::vector<llvm::GlobalValue*> used_;
   llvm::Function* get_region_ = nullptr;
   llvm::Function* submit_sqes_ = nullptr;
+  llvm::Function* copy_from_user_str_ = nullptr;
   bool finalized_ = false;
 };
 

@@ -165,4 +165,12 @@ llvm::DISubroutineType* DebugTypes::SubmitSqesType() {
   return submit_sqes_type_;
 }
 
+llvm::DISubroutineType* DebugTypes::CopyFromUserStrType() {
+  if (copy_from_user_str_type_ == nullptr) {
+    copy_from_user_str_type_ = di_.createSubroutineType(di_.getOrCreateTypeArray(
+        {Int(), VoidPtr(), Scalar(ScalarType::kU32), VoidPtr(), Scalar(ScalarType::kU64)}));
+  }
+  return copy_from_user_str_type_;
+}
+
 }  // namespace uringc

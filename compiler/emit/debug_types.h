@@ -50,6 +50,8 @@ class DebugTypes {
   llvm::DISubroutineType* GetRegionType();
   /// `int (ctx *, __u32 nr)`.
   llvm::DISubroutineType* SubmitSqesType();
+  /// `int (void *dst, __u32 dst__sz, void *unsafe_ptr__ign, __u64 flags)`.
+  llvm::DISubroutineType* CopyFromUserStrType();
   /// `int`.
   llvm::DIType* Int();
 
@@ -73,6 +75,7 @@ class DebugTypes {
   llvm::DICompositeType* ops_ = nullptr;
   llvm::DISubroutineType* get_region_type_ = nullptr;
   llvm::DISubroutineType* submit_sqes_type_ = nullptr;
+  llvm::DISubroutineType* copy_from_user_str_type_ = nullptr;
 };
 
 }  // namespace uringc

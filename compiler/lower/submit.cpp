@@ -15,12 +15,13 @@ static_assert(offsetof(io_uring_sqe, opcode) == 0 && offsetof(io_uring_sqe, flag
               offsetof(io_uring_sqe, addr) == 16 && offsetof(io_uring_sqe, len) == 24 &&
               offsetof(io_uring_sqe, rw_flags) == 28 && offsetof(io_uring_sqe, user_data) == 32);
 
-SubmitQueue::SubmitQueue(StepBuilder& sb, const RingRegions& regions, const RingConstants& rc)
+SubmitQueue::SubmitQueue(StepBuilder& sb, const RingRegions& regions, const RingConstants& rc,
+                         bool mid_step_flush)
     : sqes_(regions.sqes), sq_entries_(rc.sq_entries) {
   llvm::IRBuilder<>& ir = sb.ir();
   sq_tail_ptr_ = sb.At(regions.rings, ir.CreateZExt(sb.ReadConst(rc.sq_tail_off),
                                                      ir.getInt64Ty()));
-  sq_tail_ = sb.Load(ScalarType::kU32, sq_tail_ptr_, 0, 4);
+  sq_tail_ = mid_step_flush ? nullptr : sb.Load(ScalarType::kU32, sq_tail_ptr_, 0, 4);
   pending_ = sb.module().AddBss(sb.InternalName("pending"), ScalarType::kU32,
                                sb.program().decl);
   sb.Store(ScalarType::kU32, pending_, 0, ir.getInt32(0), 4, /*is_volatile=*/true);
@@ -30,13 +31,18 @@ llvm::Value* SubmitQueue::Pending(StepBuilder& sb) {
   return sb.Load(ScalarType::kU32, pending_, 0, 4, /*is_volatile=*/true);
 }
 
+llvm::Value* SubmitQueue::Tail(StepBuilder& sb) {
+  if (sq_tail_ != nullptr) return sq_tail_;
+  return sb.Load(ScalarType::kU32, sq_tail_ptr_, 0, 4, /*is_volatile=*/true);
+}
+
 void SubmitQueue::Push(StepBuilder& sb, const SqeFields& f) {
   llvm::IRBuilder<>& ir = sb.ir();
   llvm::Value* entries = sb.ReadConst(sq_entries_);
   llvm::Value* pending = Pending(sb);
   sb.StopIf(ir.CreateICmpUGE(pending, entries), StopReason::kSqFull);
   llvm::Value* index =
-      ir.CreateAnd(ir.CreateAdd(sq_tail_, pending), ir.CreateSub(entries, ir.getInt32(1)));
+      ir.CreateAnd(ir.CreateAdd(Tail(sb), pending), ir.CreateSub(entries, ir.getInt32(1)));
   llvm::Value* sqe = sb.At(sqes_, ir.CreateShl(ir.CreateZExt(index, ir.getInt64Ty()), 6, "sqe_off"));
   // 64 bytes at 8-byte alignment: the backend turns this into eight 8-byte stores.
   ir.CreateMemSet(sqe, ir.getInt8(0), ir.getInt64(sizeof(io_uring_sqe)), llvm::MaybeAlign(8));
@@ -69,7 +75,7 @@ void SubmitQueue::Flush(StepBuilder& sb) {
   llvm::IRBuilder<>& ir = sb.ir();
   llvm::Value* n = Pending(sb);
   EmitIf(sb, ir.CreateICmpNE(n, ir.getInt32(0)), [&](StepBuilder& b) {
-    b.Store(ScalarType::kU32, sq_tail_ptr_, 0, ir.CreateAdd(sq_tail_, n), 4, /*is_volatile=*/true);
+    b.Store(ScalarType::kU32, sq_tail_ptr_, 0, ir.CreateAdd(Tail(b), n), 4, /*is_volatile=*/true);
     llvm::Value* ret = ir.CreateCall(b.module().SubmitSqesKfunc(), {b.ring(), n}, "submitted");
     b.StopIf(ir.CreateICmpNE(ret, n), StopReason::kSubmitFailed, ret);
     b.Store(ScalarType::kU32, pending_, 0, ir.getInt32(0), 4, /*is_volatile=*/true);

@@ -2,6 +2,8 @@
 // zeroed with a 64-byte, 8-aligned memset and then given its fields; Flush() publishes the new SQ
 // tail and calls bpf_io_uring_submit_sqes(ring, pending). The kernel consumes every submitted SQE
 // inside that call, so each step starts with an empty SQ and may queue up to sq_entries SQEs.
+// A queue made with `mid_step_flush` may also be flushed in the middle of a step (the SQ tail is
+// then read from the rings region at every use instead of once per step).
 #pragma once
 
 #include "lower/ring.h"
@@ -16,7 +18,8 @@ class SubmitQueue {
   /// its exact value differs along every path through a reap loop, the verifier can no longer
   /// prune states, and a 64-CQE loop exceeded the 1M-instruction limit. From memory it is an
   /// unknown scalar (bounded by the SQ-full check) and paths that differ only in it merge.
-  SubmitQueue(StepBuilder& sb, const RingRegions& regions, const RingConstants& rc);
+  SubmitQueue(StepBuilder& sb, const RingRegions& regions, const RingConstants& rc,
+              bool mid_step_flush = false);
 
   /// Writes one SQE; stops the step with kSqFull when the SQ ring is already full.
   void Push(StepBuilder& sb, const SqeFields& fields);
@@ -27,9 +30,12 @@ class SubmitQueue {
   llvm::Value* Pending(StepBuilder& sb);
 
  private:
+  /// i32: the SQ tail as published by the last Flush (or as the step found it).
+  llvm::Value* Tail(StepBuilder& sb);
+
   llvm::Value* sqes_;
   llvm::Value* sq_tail_ptr_;
-  llvm::Value* sq_tail_;
+  llvm::Value* sq_tail_;  ///< read once per step; nullptr with mid_step_flush
   llvm::GlobalVariable* sq_entries_;
   llvm::GlobalVariable* pending_;
 };

@@ -125,12 +125,6 @@ class Builder {
       if (c->expr()) s->init = BuildExpr(c->expr());
       return s;
     }
-    if (auto* c = dynamic_cast<P::AssignStmtContext*>(ctx)) {
-      auto s = std::make_unique<AssignStmt>(Range(c), c->op ? c->op->getText() : "=");
-      s->target = BuildExpr(c->lhs);
-      s->value = BuildExpr(c->rhs);
-      return s;
-    }
     if (auto* c = dynamic_cast<P::IfStatementContext*>(ctx)) return BuildIf(c->ifStmt());
     if (auto* c = dynamic_cast<P::CompoundStmtContext*>(ctx)) {
       auto s = BuildCompound(c->compound());
@@ -139,8 +133,14 @@ class Builder {
     }
     if (auto* c = dynamic_cast<P::JumpStmtContext*>(ctx)) return BuildJump(c->jump());
     if (auto* c = dynamic_cast<P::ExprStmtContext*>(ctx)) {
+      if (c->op != nullptr) {  // an assignment (see the `stmt` rule)
+        auto s = std::make_unique<AssignStmt>(Range(c), c->op->getText());
+        s->target = BuildExpr(c->lhs);
+        s->value = BuildExpr(c->rhs);
+        return s;
+      }
       auto s = std::make_unique<ExprStmt>(Range(c));
-      s->expr = BuildExpr(c->expr());
+      s->expr = BuildExpr(c->lhs);
       return s;
     }
     return nullptr;

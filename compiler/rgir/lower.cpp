@@ -385,6 +385,12 @@ void Lowerer::Any(const ast::AnyStmt& s) {
   pending_ = {{fork, false}};
   const NodeId race = Emit(Node::Kind::kRace, s.range);
   g_.nodes[race].fork = fork;
+  // A failing arm ends the race like a winner would (the other arms are cancelled), and its
+  // errno is raised at the `any`, as a failed branch's is at an `all`.
+  const VarId err = NewVar("race.errno", Type::Int(32, true), Var::Kind::kTemp, s.range);
+  g_.nodes[race].var = err;
+  pending_ = {{race, true}};
+  RaiseErrno(Expr::Var(Type::Int(32, true), err), s.range);
   std::vector<Exit> exits;
   for (size_t i = 0; i < s.arms.size(); ++i) {
     const ast::AnyArm& arm = *s.arms[i];

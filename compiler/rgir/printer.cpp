@@ -142,6 +142,7 @@ std::string Print(const Graph& g) {
         line += " " + Id('n', n.fork) + " arms [";
         for (size_t a = 0; a < n.arms.size(); ++a) line += (a ? " " : "") + Id('n', n.arms[a]);
         line += "]";
+        if (n.var != kNone) line += " errno " + g.vars[n.var].name + "#" + std::to_string(n.var);
         break;
       case Node::Kind::kDeadlineStart:
       case Node::Kind::kDeadlineEnd: line += " " + Id('d', n.scope); break;

@@ -17,8 +17,8 @@
 //    kOutput: storage the host reads after the run.
 //  - ERRORS: kRaise sets a `catch` variable and jumps to a handler in the same task, or, with no
 //    handler, fails the task. A failed child task cancels its siblings and makes the parent's
-//    kJoin take its `alt` edge, with the errno in `Node::var`. A failed task 0 fails the graph
-//    (status = -errno). kStop ends the whole graph successfully.
+//    kJoin or kRace take its `alt` edge, with the errno in `Node::var`. A failed task 0 fails
+//    the graph (status = -errno). kStop ends the whole graph successfully.
 //  - TIMEOUTS: a kRequest with `timeout` is followed by an IORING_OP_LINK_TIMEOUT; when it fires,
 //    the request's result variable gets -ETIME and control goes to `alt` (or `next` when alt is
 //    kNone). A Deadline scope (block `within`) is armed by kDeadlineStart (IORING_OP_TIMEOUT) and
@@ -142,7 +142,8 @@ struct Node {
     kRequest,        ///< submit `request(args)`, await its CQE, var = res (kNone: dropped)
     kFork,           ///< start `tasks` -> next (their kJoin or kRace)
     kJoin,           ///< await all tasks of `fork` -> next; a failed child -> alt, var = errno
-    kRace,           ///< await the first task of `fork` to exit, cancel the rest -> arms[i]
+    kRace,           ///< await the first task of `fork` to end, cancel the rest -> arms[i];
+                     ///< a failed child ends it too -> alt, var = errno
     kDeadlineStart,  ///< arm deadline `scope` (IORING_OP_TIMEOUT) -> next
     kDeadlineEnd,    ///< disarm deadline `scope` (IORING_OP_TIMEOUT_REMOVE) -> next
     kRaise,          ///< errno = value (positive); handler: var = errno -> next; else fail task

@@ -4,12 +4,13 @@
 // server answers concurrent clients over real sockets and drops an idle one when its timeout
 // fires; `within` on a pipe that never gets data times out on time; `any` returns the first
 // result and cancels the rest with no completion left behind; a failing request fails the graph
-// with its errno, and a failing instance of a nested `parallel` cancels all the others; a
-// deliberately broken lowering is reported at the right `.uring` line. The objects were compiled
-// by `uringc compile` at build time and are embedded here. This file is built twice: for the 7.2
-// kernel ABI (every guest) and for 7.1 (`--target-kernel=7.1`, the 7.1 guest); each build also
-// carries the NOP chain for the other ABI, which must run as well, and checks that
-// `--target-kernel=auto` picks the running kernel's ABI.
+// with its errno; a failing instance of a nested `parallel` cancels all the others; a failing
+// `any` arm reaches the enclosing catch; openat paths end at the view's end even when the host's
+// bytes go on; a deliberately broken lowering is reported at the right `.uring` line. The objects
+// were compiled by `uringc compile` at build time and are embedded here. This file is built
+// twice: for the 7.2 kernel ABI (every guest) and for 7.1 (`--target-kernel=7.1`, the 7.1 guest);
+// each build also carries the NOP chain for the other ABI, which must run as well, and checks
+// that `--target-kernel=auto` picks the running kernel's ABI.
 #include <arpa/inet.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
@@ -49,6 +50,9 @@ URINGC_EMBEDDED(t_cancel_siblings_bpf);
 URINGC_EMBEDDED(t_echo_idle_bpf);
 URINGC_EMBEDDED(t_sleep_once_bpf);
 URINGC_EMBEDDED(t_sleep_once_broken_bpf);
+URINGC_EMBEDDED(t_openat_path_bpf);
+URINGC_EMBEDDED(t_openat_one_bpf);
+URINGC_EMBEDDED(t_any_error_bpf);
 URINGC_EMBEDDED(ex_nop_chain_other_abi_bpf);  // 7.1 in the 7.2 build, 7.2 in the 7.1 build
 
 namespace {
@@ -69,6 +73,19 @@ struct HostBuffer {
   uint64_t addr() const { return reinterpret_cast<uintptr_t>(p); }
   void* p;
   size_t size;
+};
+
+// Two pipes (read end [0], write end [1]), closed at the end of the test.
+struct TwoPipes {
+  TwoPipes() { ok = pipe2(a, O_CLOEXEC) == 0 && pipe2(b, O_CLOEXEC) == 0; }
+  ~TwoPipes() {
+    for (int fd : {a[0], a[1], b[0], b[1]}) {
+      if (fd >= 0) close(fd);
+    }
+  }
+  int a[2] = {-1, -1};
+  int b[2] = {-1, -1};
+  bool ok = false;
 };
 
 class Compiled : public ::testing::Test {
@@ -130,13 +147,24 @@ class Compiled : public ::testing::Test {
     EXPECT_EQ(ring_->CqReady(), 0u) << "a completion arrived after the graph ended";
   }
 
-  // No read on the pipe is pending any more (it was cancelled): data written now stays in it.
-  void ExpectNoReadLeft(const int pipe_fds[2]) {
-    ASSERT_EQ(write(pipe_fds[1], "late", 4), 4);
+  // The reads on pipe `p` were cancelled, so they took nothing: data written now is all there.
+  static void ExpectCancelledReadsLeftThePipe(const int p[2]) {
+    ASSERT_EQ(write(p[1], "late", 4), 4);
     char got[8] = {};
-    fcntl(pipe_fds[0], F_SETFL, O_NONBLOCK);
-    EXPECT_EQ(read(pipe_fds[0], got, sizeof(got)), 4);
+    fcntl(p[0], F_SETFL, O_NONBLOCK);
+    EXPECT_EQ(read(p[0], got, sizeof(got)), 4);
     EXPECT_STREQ(got, "late");
+  }
+
+  // Opens `obj` with the pipes' read ends as parameters `a` and `b` and `buf` at `buf`.
+  void OpenWithPipes(const Embedded& obj, const char* name, const TwoPipes& p,
+                     const HostBuffer& buf) {
+    ASSERT_TRUE(p.ok);
+    Open(obj, name, [&](Controller&) {
+      Set("a", p.a[0]);
+      Set("b", p.b[0]);
+      SetU("buf", buf.addr());
+    });
   }
 
   std::unique_ptr<Controller> ctl_;
@@ -187,7 +215,10 @@ INSTANTIATE_TEST_SUITE_P(
                       Named{"bad_fd", &t_bad_fd_bpf_obj},
                       Named{"cancel_siblings", &t_cancel_siblings_bpf_obj},
                       Named{"echo_idle", &t_echo_idle_bpf_obj},
-                      Named{"sleep_once", &t_sleep_once_bpf_obj}),
+                      Named{"sleep_once", &t_sleep_once_bpf_obj},
+                      Named{"openat_path", &t_openat_path_bpf_obj},
+                      Named{"openat_one", &t_openat_one_bpf_obj},
+                      Named{"any_error", &t_any_error_bpf_obj}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // ----- kernel ABI ------------------------------------------------------------------------------
@@ -487,37 +518,24 @@ TEST_F(Compiled, WithinOnAPipeThatNeverGetsDataTimesOutOnTime) {
 }
 
 TEST_F(Compiled, AnyReturnsTheFirstResultAndCancelsTheRest) {
-  int a[2], b[2];
-  ASSERT_EQ(pipe2(a, O_CLOEXEC), 0);
-  ASSERT_EQ(pipe2(b, O_CLOEXEC), 0);
-  ASSERT_EQ(write(b[1], "hello", 5), 5);
+  TwoPipes p;
+  ASSERT_EQ(write(p.b[1], "hello", 5), 5);
   HostBuffer buf(2 * 4096);
-  Open(ex_hedge_bpf_obj, "hedge", [&](Controller&) {
-    Set("a", a[0]);
-    Set("b", b[0]);
-    SetU("buf", buf.addr());
-  });
+  OpenWithPipes(ex_hedge_bpf_obj, "hedge", p, buf);
   if (ready_) {
     RunOutcome out = Run();
     EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
     EXPECT_EQ(Get("winner"), 1);
     EXPECT_EQ(Get("bytes"), 5);
     ExpectNothingLeft("hedge");
-    ExpectNoReadLeft(a);  // the losing read on `a` was cancelled
+    ExpectCancelledReadsLeftThePipe(p.a);  // the losing read
   }
-  for (int fd : {a[0], a[1], b[0], b[1]}) close(fd);
 }
 
 TEST_F(Compiled, AnyWithNoAnswerFailsWithEtimeAtItsDeadline) {
-  int a[2], b[2];
-  ASSERT_EQ(pipe2(a, O_CLOEXEC), 0);
-  ASSERT_EQ(pipe2(b, O_CLOEXEC), 0);
+  TwoPipes p;
   HostBuffer buf(2 * 4096);
-  Open(ex_hedge_bpf_obj, "hedge", [&](Controller&) {
-    Set("a", a[0]);
-    Set("b", b[0]);
-    SetU("buf", buf.addr());
-  });
+  OpenWithPipes(ex_hedge_bpf_obj, "hedge", p, buf);
   if (ready_) {
     const auto t0 = Clock::now();
     RunOutcome out = Run();
@@ -527,7 +545,6 @@ TEST_F(Compiled, AnyWithNoAnswerFailsWithEtimeAtItsDeadline) {
     EXPECT_LE(s, 0.5);
     ExpectNothingLeft("hedge");
   }
-  for (int fd : {a[0], a[1], b[0], b[1]}) close(fd);
 }
 
 TEST_F(Compiled, AFailingRequestFailsTheGraphWithItsErrno) {
@@ -545,24 +562,116 @@ TEST_F(Compiled, AFailingRequestFailsTheGraphWithItsErrno) {
 }
 
 TEST_F(Compiled, AFailingParallelInstanceCancelsAllTheOthers) {
-  int p[2];
-  ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
+  TwoPipes p;
+  ASSERT_TRUE(p.ok);
   HostBuffer buf(2 * 64);
   Open(t_cancel_siblings_bpf_obj, "cancel_siblings", [&](Controller&) {
-    Set("p", p[0]);
+    Set("p", p.a[0]);
+    SetU("buf", buf.addr());
+  });
+  if (!ready_) return;
+  RunOutcome out = Run();
+  EXPECT_EQ(out.status, RunStatus::kFailed);
+  EXPECT_EQ(out.controller_error, -EPERM);
+  EXPECT_GE(Get("started"), 1);
+  EXPECT_LE(Get("started"), 6);
+  ExpectNothingLeft("cancel_siblings");
+  ExpectCancelledReadsLeftThePipe(p.a);  // every instance's read
+}
+
+TEST_F(Compiled, AFailingAnyArmReachesTheCatchAndCancelsTheOtherArms) {
+  TwoPipes p;
+  HostBuffer buf(2 * 64);
+  OpenWithPipes(t_any_error_bpf_obj, "any_error", p, buf);
+  if (ready_) {
+    RunOutcome out = Run();
+    EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
+    EXPECT_EQ(Get("caught"), EAGAIN);    // the arm's `within 20 ms else fail EAGAIN`
+    EXPECT_EQ(Get("from_fn"), -EAGAIN);  // the same `any` inside a fn: the fn returns -errno
+    EXPECT_EQ(Get("after"), 10);         // no arm block ran, nor the rest of the try body
+    ExpectNothingLeft("any_error");
+    ExpectCancelledReadsLeftThePipe(p.b);  // both reads of the arms that did not fail
+  }
+}
+
+// A directory with the files `a` ("A") and `ab` ("AB-file"), removed at the end of the test.
+struct OpenatDir {
+  OpenatDir() {
+    mkdir(path.c_str(), 0755);
+    WriteAll(path + "/a", "A");
+    WriteAll(path + "/ab", "AB-file");
+    fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  }
+  ~OpenatDir() {
+    close(fd);
+    unlink((path + "/a").c_str());
+    unlink((path + "/ab").c_str());
+    rmdir(path.c_str());
+  }
+  const std::string path = TempPath("openat_dir");
+  int fd = -1;
+};
+
+TEST_F(Compiled, OpenatPathsEndAtTheViewAndLongOnesFailWithEnametoolong) {
+  OpenatDir dir;
+  ASSERT_GE(dir.fd, 0);
+  const size_t size = 8 * 1024;
+  HostBuffer buf(4 * size);
+  char* b = static_cast<char*>(buf.p);
+  // buf[0]: the view is "a" (n_exact = 1), and the host's bytes go on with "b" and a NUL: the
+  // kernel, reading to the NUL, would open "ab".
+  std::memset(b, 0, size);
+  std::memcpy(b, "ab", 3);
+  // buf[1]: "ab", NUL, more bytes: the whole 8 KiB buffer is the view.
+  std::memset(b + size, 'z', size);
+  std::memcpy(b + size, "ab", 3);
+  // buf[2]: "./" * 2047 + "a" is the longest path the kernel takes (4095 bytes); with "b" after
+  // it the view of 4096 bytes has no NUL.
+  std::string longest;
+  for (int i = 0; i < 2047; ++i) longest += "./";
+  longest += "ab";
+  std::memcpy(b + 2 * size, longest.data(), longest.size());
+  std::memset(b + 3 * size, 0, size);
+  Open(t_openat_path_bpf_obj, "openat_path", [&](Controller&) {
+    Set("dir", dir.fd);
+    SetU("n_exact", 1);
+    SetU("n_max", 4095);
+    SetU("n_over", 4096);
     SetU("buf", buf.addr());
   });
   if (ready_) {
     RunOutcome out = Run();
-    EXPECT_EQ(out.status, RunStatus::kFailed);
-    EXPECT_EQ(out.controller_error, -EPERM);
-    EXPECT_GE(Get("started"), 1);
-    EXPECT_LE(Get("started"), 6);
-    ExpectNothingLeft("cancel_siblings");
-    ExpectNoReadLeft(p);  // every instance's read was cancelled
+    EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
+    EXPECT_EQ(Get("exact"), 1);
+    EXPECT_EQ(std::string(b + 3 * size, 1), "A") << "opened another file than `a`";
+    EXPECT_EQ(Get("nul"), 7);
+    EXPECT_EQ(std::string(b + 3 * size + 16, 7), "AB-file");
+    EXPECT_EQ(Get("at_max"), 1);
+    EXPECT_EQ(Get("over"), -ENAMETOOLONG);
+    EXPECT_EQ(Get("one"), 1);
+    EXPECT_EQ(std::string(b + 3 * size + 64, 1), "A");
+    EXPECT_EQ(Get("two"), 7);
+    EXPECT_EQ(std::string(b + 3 * size + 80, 7), "AB-file");
+    ExpectNothingLeft("openat_path");
   }
-  close(p[0]);
-  close(p[1]);
+}
+
+TEST_F(Compiled, OpenatInAOneTaskGraphCompletesALongPathWithEnametoolong) {
+  OpenatDir dir;
+  ASSERT_GE(dir.fd, 0);
+  HostBuffer buf(8 * 1024);
+  std::memset(buf.p, 'x', buf.size);  // no NUL anywhere
+  static_cast<char*>(buf.p)[0] = 'a';
+  Open(t_openat_one_bpf_obj, "openat_one", [&](Controller&) {
+    Set("dir", dir.fd);
+    SetU("buf", buf.addr());
+  });
+  if (!ready_) return;
+  RunOutcome out = Run();
+  EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
+  EXPECT_EQ(Get("long_err"), ENAMETOOLONG);
+  EXPECT_EQ(Get("short_ok"), 1);
+  ExpectNothingLeft("openat_one");
 }
 
 TEST_F(Compiled, DeadlineFallsBackWhenThePrimaryDoesNotAnswer) {

@@ -4,7 +4,7 @@
 //   tasks.cpp     a task's code as segments between await points; fork/join/race/exit/fail
 //   cancel.cpp    cancelling task subtrees and deadline expiry
 //   exprs.cpp     rgir::Expr -> IR values, variables and parameters
-//   requests.cpp  kRequest nodes -> SQEs (with linked timeouts), deadlines, timespecs
+//   requests.cpp  kRequest nodes -> SQEs (with linked timeouts), deadlines, timespecs, paths
 #pragma once
 
 #include <functional>
@@ -183,6 +183,13 @@ class GraphLowerer {
                        const std::function<llvm::BasicBlock*(rgir::NodeId, rgir::NodeId)>& edge);
   /// Writes a timespec for `ns` (i64) into the parameter region; returns its user address.
   llvm::Value* Timespec(StepBuilder& b, llvm::Value* ns);
+  /// An openat path copied into the parameter region: its user address, and 0 or the negative
+  /// errno (i32) the kernel would have completed the openat with (ENAMETOOLONG, EFAULT).
+  struct PathCopy {
+    llvm::Value* addr;
+    llvm::Value* err;
+  };
+  PathCopy CopyPath(StepBuilder& b, Val path);
   void EmitDeadlineStart(StepBuilder& b, Here h, const rgir::Node& n);
   void EmitDeadlineEnd(StepBuilder& b, Here h, rgir::ScopeId s, llvm::Value* idx);
 
@@ -204,7 +211,9 @@ class GraphLowerer {
   // Globals.
   RingConstants rc_;
   llvm::GlobalVariable* mem_addr_ = nullptr;   ///< .rodata u64: user address of the region
-  bool needs_mem_ = false;                     ///< the graph writes timespecs
+  bool needs_mem_ = false;                     ///< the graph writes timespecs or paths
+  uint32_t mem_size_ = 0;                      ///< GraphMemRegionSize(g_)
+  bool needs_paths_ = false;                   ///< the graph has openat requests
   std::vector<llvm::GlobalVariable*> params_;  ///< by ParamId
   std::map<rgir::VarId, llvm::GlobalVariable*> outputs_;
   llvm::GlobalVariable* ready_ = nullptr;       ///< u32 [ready_size_]

@@ -204,18 +204,17 @@ void GraphLowerer::DeclareGlobals() {
   const SourceRange at = g_.range;
   rc_ = DeclareRingConstants(m_, at);
   mem_addr_ = m_.AddRodata("uringc_mem_addr", ScalarType::kU64, 0, at);
-  // Only timespecs live in the region: a graph without timeouts, sleeps or deadlines needs none.
-  needs_mem_ = !g_.deadlines.empty();
+  mem_size_ = GraphMemRegionSize(g_);
+  needs_mem_ = mem_size_ != 0;
+  needs_paths_ = mem_size_ == kGraphMemRegionSizeWithPaths;
   bool linked_timeouts = false;
   for (const rgir::Node& n : g_.nodes) {
-    needs_mem_ |= n.kind == rgir::Node::Kind::kRequest &&
-                  (n.timeout || n.request == sema::RequestKind::kSleep);
     linked_timeouts |= n.kind == rgir::Node::Kind::kRequest && n.timeout;
   }
   // One task awaiting one request at a time: every CQE is the awaited one, so none is in flight
   // when the task ends the graph. Link timeouts and deadlines add CQEs nobody awaits.
   drain_ = !single_ || linked_timeouts || !g_.deadlines.empty();
-  m_.AddRodata("uringc_mem_min", ScalarType::kU32, needs_mem_ ? kGraphMemRegionSize : 0, at);
+  m_.AddRodata("uringc_mem_min", ScalarType::kU32, mem_size_, at);
   for (const rgir::Param& p : g_.params) {
     params_.push_back(m_.AddRodata(p.name, StorageType(p.type), 0, p.range));
   }

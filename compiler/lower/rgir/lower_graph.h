@@ -27,13 +27,29 @@ struct GraphLoweringOptions {
   /// Test only: leave out the null check of the parameter region, so the verifier rejects the
   /// program at the first access through it (to show verifier errors mapped to `.uring` lines).
   bool break_region_null_check = false;
+  /// Test only: add an instruction the BPF backend cannot select (`atomicrmw nand`), so LLVM
+  /// fails fatally in code generation (to show that this becomes a diagnostic, not an abort).
+  bool break_instruction_selection = false;
 };
 
-/// Bytes of the parameter region (IOU_REGION_MEM) a compiled controller needs: timespecs for
-/// timeouts are written there, and the host's address of it comes in `.rodata uringc_mem_addr`.
-/// The object declares `.rodata uringc_mem_min` with this value so a host can size the region.
+/// The parameter region (IOU_REGION_MEM) of a compiled controller: user memory the controller
+/// writes what the kernel must read from user space while it submits an SQE (timespecs of
+/// timeouts, openat paths); the host's address of it comes in `.rodata uringc_mem_addr`. First
+/// one 16-byte timespec slot per SQE position of a step, then kPathSlots path slots of
+/// kPathSlotSize bytes (a path of at most kPathMax bytes and its NUL).
 inline constexpr uint32_t kTimespecSlots = 4096;
-inline constexpr uint32_t kGraphMemRegionSize = kTimespecSlots * 16;
+inline constexpr uint32_t kTimespecAreaSize = kTimespecSlots * 16;
+inline constexpr uint32_t kPathSlots = 8;
+inline constexpr uint32_t kPathSlotSize = 4096;          // PATH_MAX
+inline constexpr uint32_t kPathMax = kPathSlotSize - 1;  // longer paths: ENAMETOOLONG
+inline constexpr uint32_t kGraphMemRegionSize = kTimespecAreaSize;
+inline constexpr uint32_t kGraphMemRegionSizeWithPaths =
+    kTimespecAreaSize + kPathSlots * kPathSlotSize;
+
+/// Bytes of the parameter region `graph`'s controller needs: 0 without timeouts, sleeps,
+/// deadlines and openat, else kGraphMemRegionSize, or kGraphMemRegionSizeWithPaths with openat.
+/// The object declares `.rodata uringc_mem_min` with this value so a host can size the region.
+uint32_t GraphMemRegionSize(const rgir::Graph& graph);
 
 /// Adds the controller for `graph` (program `<graph>`, ops `<graph>_ops`) to `module`. Limits
 /// the lowering cannot meet (too many task instances) are reported as diagnostics; returns false

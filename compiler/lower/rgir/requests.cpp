@@ -3,7 +3,8 @@
 // (-ECANCELED from a fired link timeout reads as -ETIME) and picks the timeout edge. Deadlines
 // are IORING_OP_TIMEOUTs removed with IORING_OP_TIMEOUT_REMOVE. Timespecs are written into the
 // parameter region (the kernel copies them from user memory while the SQE is submitted), one
-// per SQE position of the step, at the host's address of the region.
+// per SQE position of the step, at the host's address of the region; so are openat paths,
+// copied out of the path's view so the kernel never reads past it (CopyPath).
 #include <linux/io_uring.h>
 
 #include "lower/control.h"
@@ -14,6 +15,7 @@ namespace {
 
 constexpr int kEtime = 62;
 constexpr int kEcanceled = 125;
+constexpr int kEnametoolong = 36;
 
 }  // namespace
 
@@ -29,6 +31,40 @@ llvm::Value* GraphLowerer::Timespec(StepBuilder& b, llvm::Value* ns) {
   return ir.CreateAdd(b.ReadConst(mem_addr_), off, "ts_addr");
 }
 
+// The kernel reads an openat path from user memory up to its NUL, which the view need not
+// contain: the controller copies the view's bytes up to the first NUL (at most kPathMax) into a
+// path slot of the parameter region, ends them with a NUL, and gives the SQE the slot's user
+// address. io_uring copies the path while the SQE is submitted (io_openat_prep -> getname), so a
+// slot only has to live until the next bpf_io_uring_submit_sqes: the slot is the SQE's position
+// in the pending batch, and a batch that already holds kPathSlots SQEs is submitted first, so
+// every pending openat has a slot of its own.
+GraphLowerer::PathCopy GraphLowerer::CopyPath(StepBuilder& b, Val path) {
+  llvm::IRBuilder<>& ir = b.ir();
+  EmitIf(b, ir.CreateICmpUGE(queue_->Pending(b), ir.getInt32(kPathSlots)),
+         [&](StepBuilder& b) { queue_->Flush(b); });
+  llvm::Value* pos = ir.CreateAnd(queue_->Pending(b), ir.getInt32(kPathSlots - 1));
+  llvm::Value* off = ir.CreateAdd(
+      ir.CreateMul(ir.CreateZExt(pos, ir.getInt64Ty()), ir.getInt64(kPathSlotSize)),
+      ir.getInt64(kTimespecAreaSize), "path_off");
+  llvm::Value* len = ir.CreateZExtOrTrunc(path.len, ir.getInt32Ty());
+  llvm::Value* n = ir.CreateSelect(ir.CreateICmpUGT(len, ir.getInt32(kPathMax)),
+                                   ir.getInt32(kPathMax), len, "path_n");
+  llvm::Value* size = ir.CreateAdd(n, ir.getInt32(1));
+  llvm::Value* src = ir.CreateIntToPtr(path.v, ir.getPtrTy());
+  // Reads at most n bytes of the view; returns the path's length + 1, or n + 1 when no NUL came
+  // first (then the whole of n bytes is the path), or -errno.
+  llvm::Value* got = ir.CreateCall(m_.CopyFromUserStrKfunc(),
+                                   {b.At(mem_, off), size, src, ir.getInt64(0)}, "path_copied");
+  // No NUL in the first kPathMax bytes of a longer view: the path is longer than the kernel
+  // takes (PATH_MAX with its NUL).
+  llvm::Value* too_long = ir.CreateAnd(ir.CreateICmpUGT(len, ir.getInt32(kPathMax)),
+                                       ir.CreateICmpEQ(got, size));
+  llvm::Value* err = ir.CreateSelect(
+      ir.CreateICmpSLT(got, ir.getInt32(0)), got,
+      ir.CreateSelect(too_long, ir.getInt32(-kEnametoolong), ir.getInt32(0)), "path_err");
+  return {ir.CreateAdd(b.ReadConst(mem_addr_), off, "path_addr"), err};
+}
+
 void GraphLowerer::EmitRequest(StepBuilder& b, Here h, const rgir::Node& n) {
   llvm::IRBuilder<>& ir = b.ir();
   auto arg = [&](size_t i) { return Eval(b, h, n.args.at(i)); };
@@ -42,6 +78,7 @@ void GraphLowerer::EmitRequest(StepBuilder& b, Here h, const rgir::Node& n) {
   llvm::Type* i32 = ir.getInt32Ty();
   llvm::Type* i64 = ir.getInt64Ty();
   SqeFields f;
+  llvm::Value* path_err = nullptr;  // openat: the copied path's error (0: none)
   using K = sema::RequestKind;
   switch (n.request) {
     case K::kNop: f = sqe::Nop(); break;
@@ -88,7 +125,12 @@ void GraphLowerer::EmitRequest(StepBuilder& b, Here h, const rgir::Node& n) {
     case K::kOpenat: {
       llvm::Value* dfd = scalar(0, i32);
       Val path = arg(1);
-      f = sqe::Openat(dfd, path.v, scalar(2, i32), scalar(3, i32));
+      llvm::Value* flags = scalar(2, i32);
+      llvm::Value* mode = scalar(3, i32);
+      // Last: the copy may submit the pending batch (see CopyPath).
+      PathCopy copy = CopyPath(b, path);
+      path_err = copy.err;
+      f = sqe::Openat(dfd, copy.addr, flags, mode);
       break;
     }
     case K::kPoll: f = sqe::PollAdd(scalar(0, i32), scalar(1, i32)); break;
@@ -114,15 +156,28 @@ void GraphLowerer::EmitRequest(StepBuilder& b, Here h, const rgir::Node& n) {
                             : ir.getInt32(AfterState(static_cast<rgir::NodeId>(&n - g_.nodes.data())));
   f.user_data = UserData(b, h.task, h.idx, seq);
   if (timeout_ns != nullptr) f.flags |= IOSQE_IO_LINK;
-  // A sleep's timespec was written for the position this SQE takes: nothing is pushed between
-  // (evaluating arguments never submits on the path that reaches here).
-  Push(b, f);
-  if (timeout_ns != nullptr) {
-    SqeFields lt = sqe::LinkTimeout(Timespec(b, timeout_ns), nullptr);
-    lt.user_data = ir.getInt64(0);
-    Push(b, lt);
+  // A sleep's timespec (and an openat's path) was written for the position this SQE takes:
+  // nothing is pushed between (evaluating arguments never submits on the path that reaches here).
+  auto submit = [&](StepBuilder& b) {
+    Push(b, f);
+    if (timeout_ns != nullptr) {
+      SqeFields lt = sqe::LinkTimeout(Timespec(b, timeout_ns), nullptr);
+      lt.user_data = b.ir().getInt64(0);
+      Push(b, lt);
+    }
+    Table(h.task).StoreVar(b, h.idx, kWordSeq, b.ir().CreateZExt(seq, i64));
+  };
+  if (path_err == nullptr) {
+    submit(b);
+    return;
   }
-  Table(h.task).StoreVar(b, h.idx, kWordSeq, ir.CreateZExt(seq, i64));
+  // A path the kernel would refuse completes the openat at once with the kernel's errno: the
+  // slot resumes after its await with that result, as if the CQE had come.
+  EmitIf(b, ir.CreateICmpEQ(path_err, ir.getInt32(0)), submit, [&](StepBuilder& b) {
+    Table(h.task).StoreVar(b, h.idx, kWordRes, b.ir().CreateSExt(path_err, i64));
+    Table(h.task).StoreVar(b, h.idx, kWordSeq, b.ir().getInt64(0));
+    Enqueue(b, h.task, h.idx);
+  });
 }
 
 void GraphLowerer::EmitRequestDone(
@@ -175,3 +230,19 @@ void GraphLowerer::EmitDeadlineEnd(StepBuilder& b, Here h, rgir::ScopeId s, llvm
 }
 
 }  // namespace uringc::lower_rgir
+
+namespace uringc {
+
+uint32_t GraphMemRegionSize(const rgir::Graph& g) {
+  bool timespecs = !g.deadlines.empty();
+  bool paths = false;
+  for (const rgir::Node& n : g.nodes) {
+    if (n.kind != rgir::Node::Kind::kRequest) continue;
+    timespecs |= n.timeout.has_value() || n.request == sema::RequestKind::kSleep;
+    paths |= n.request == sema::RequestKind::kOpenat;
+  }
+  if (paths) return kGraphMemRegionSizeWithPaths;
+  return timespecs ? kGraphMemRegionSize : 0;
+}
+
+}  // namespace uringc

@@ -128,16 +128,22 @@ void GraphLowerer::EmitStep() {
   llvm::IRBuilder<>& ir = sb.ir();
   sb.ReturnIfStopped();
   sb.Increment(steps_, ScalarType::kU64);
+  if (opt_.break_instruction_selection) {
+    // Test only (GraphLoweringOptions::break_instruction_selection): BPF has no atomic NAND.
+    ir.CreateAtomicRMW(llvm::AtomicRMWInst::Nand, steps_, ir.getInt64(1), llvm::MaybeAlign(8),
+                       llvm::AtomicOrdering::SequentiallyConsistent);
+  }
   RingRegions regions = EmitGetRingRegions(sb, rc_);
   if (!needs_mem_) {
-    mem_ = nullptr;  // no timespecs: the region is not mapped (Timespec is never called)
+    mem_ = nullptr;  // no timespecs or paths: the region is not mapped
   } else if (opt_.break_region_null_check) {
     // Test only (GraphLoweringOptions::break_region_null_check): no null check.
-    mem_ = EmitGetRegion(sb, RegionId::kMem, ir.getInt64(kGraphMemRegionSize));
+    mem_ = EmitGetRegion(sb, RegionId::kMem, ir.getInt64(mem_size_));
   } else {
-    mem_ = EmitGetRegionChecked(sb, RegionId::kMem, ir.getInt64(kGraphMemRegionSize));
+    mem_ = EmitGetRegionChecked(sb, RegionId::kMem, ir.getInt64(mem_size_));
   }
-  queue_ = std::make_unique<SubmitQueue>(sb, regions, rc_);
+  // Copying openat paths may submit in the middle of a step (GraphLowerer::CopyPath).
+  queue_ = std::make_unique<SubmitQueue>(sb, regions, rc_, /*mid_step_flush=*/needs_paths_);
 
   EmitStartGraph(sb);
 

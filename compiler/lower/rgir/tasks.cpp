@@ -2,7 +2,7 @@
 // graph reachable from its resume point without crossing an await (request, fork) or a back edge
 // (a loop: the task stores the loop head's state, goes back on the ready queue and runs again
 // later in the same step). Also the task life cycle: fork (start children), join and race
-// (resume the parent), exit, and failure (cancel siblings, fail the join or the graph).
+// (resume the parent), exit, and failure (cancel siblings, fail the join or race, or the graph).
 #include <algorithm>
 
 #include "lower/control.h"
@@ -108,32 +108,34 @@ void GraphLowerer::EmitSegment(StepBuilder& b, Here h, NodeId start, bool after_
 
   const Node& first = g_.nodes[start];
   b.SetLocation(first.range);
+  // A join or race whose child failed (errno `err`, i64 > 0, else 0) continues at its alt edge
+  // with the errno in its variable; without an alt edge the failure is the task's own.
+  auto child_failed = [&](llvm::Value* err) {
+    llvm::BasicBlock* fail_bb = b.NewBlock("child.failed");
+    llvm::BasicBlock* ok_bb = b.NewBlock("child.ok");
+    ir.CreateCondBr(ir.CreateICmpNE(err, ir.getInt64(0)), fail_bb, ok_bb);
+    b.SetBlock(fail_bb);
+    if (first.var != rgir::kNone) {
+      StoreVar(b, h, first.var, Val{ir.CreateTrunc(err, IrType(g_.vars[first.var].type))});
+    }
+    if (first.alt != rgir::kNone) {
+      ir.CreateBr(edge(start, first.alt));
+    } else {
+      RequestFail(b, h, ir.CreateTrunc(err, ir.getInt32Ty()));
+      ir.CreateBr(done);
+    }
+    b.SetBlock(ok_bb);
+  };
   if (!after_await) {
     ir.CreateBr(block_for(start));
   } else if (first.kind == Node::Kind::kRequest) {
     EmitRequestDone(b, h, start, edge);
   } else if (first.kind == Node::Kind::kJoin) {
-    TaskTable& t = Table(h.task);
-    llvm::Value* err = t.LoadVar(b, h.idx, kWordChild);
-    llvm::Value* failed = ir.CreateICmpNE(err, ir.getInt64(0));
-    llvm::BasicBlock* fail_bb = b.NewBlock("join.failed");
-    llvm::BasicBlock* ok_bb = b.NewBlock("join.ok");
-    ir.CreateCondBr(failed, fail_bb, ok_bb);
-    b.SetBlock(fail_bb);
-    if (first.var != rgir::kNone) {
-      StoreVar(b, h, first.var, Val{ir.CreateTrunc(err, IrType(g_.vars[first.var].type))});
-    }
-    ir.CreateBr(edge(start, first.alt));
-    b.SetBlock(ok_bb);
+    child_failed(Table(h.task).LoadVar(b, h.idx, kWordChild));
     ir.CreateBr(edge(start, first.next));
   } else if (first.kind == Node::Kind::kRace) {
     TaskTable& t = Table(h.task);
-    llvm::Value* err = t.LoadVar(b, h.idx, kWordChildErr);
-    EmitIf(b, ir.CreateICmpNE(err, ir.getInt64(0)), [&](StepBuilder& b) {
-      RequestFail(b, h, b.ir().CreateTrunc(err, b.ir().getInt32Ty()));
-      b.ir().CreateBr(done);
-      b.SetBlock(b.NewBlock("after.fail"));
-    });
+    child_failed(t.LoadVar(b, h.idx, kWordChildErr));
     llvm::Value* winner = t.LoadVar(b, h.idx, kWordChild);
     llvm::SwitchInst* sw = ir.CreateSwitch(winner, done, first.arms.size());
     for (size_t i = 0; i < first.arms.size(); ++i) {
