@@ -4,13 +4,13 @@
 // server answers concurrent clients over real sockets and drops an idle one when its timeout
 // fires; `within` on a pipe that never gets data times out on time; `any` returns the first
 // result and cancels the rest with no completion left behind; a failing request fails the graph
-// with its errno; a failing `any` arm reaches the enclosing catch; openat paths end at the
-// view's end even when the host's bytes go on; a deliberately broken lowering is reported at
-// the right `.uring` line. The objects were compiled by `uringc compile` at build time and are
-// embedded here. This file is built twice: for the 7.2 kernel ABI (every guest) and for 7.1
-// (`--target-kernel=7.1`, the 7.1 guest); each build also carries the NOP chain for the other
-// ABI, which must run as well, and checks that `--target-kernel=auto` picks the running kernel's
-// ABI.
+// with its errno; a failing instance of a nested `parallel` cancels all the others; a failing
+// `any` arm reaches the enclosing catch; openat paths end at the view's end even when the host's
+// bytes go on; a deliberately broken lowering is reported at the right `.uring` line. The objects
+// were compiled by `uringc compile` at build time and are embedded here. This file is built
+// twice: for the 7.2 kernel ABI (every guest) and for 7.1 (`--target-kernel=7.1`, the 7.1 guest);
+// each build also carries the NOP chain for the other ABI, which must run as well, and checks
+// that `--target-kernel=auto` picks the running kernel's ABI.
 #include <arpa/inet.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
@@ -46,6 +46,7 @@ URINGC_EMBEDDED(ex_tee_bpf);
 URINGC_EMBEDDED(ex_nop_chain_o0_bpf);
 URINGC_EMBEDDED(t_within_pipe_bpf);
 URINGC_EMBEDDED(t_bad_fd_bpf);
+URINGC_EMBEDDED(t_cancel_siblings_bpf);
 URINGC_EMBEDDED(t_echo_idle_bpf);
 URINGC_EMBEDDED(t_sleep_once_bpf);
 URINGC_EMBEDDED(t_sleep_once_broken_bpf);
@@ -211,7 +212,9 @@ INSTANTIATE_TEST_SUITE_P(
                       Named{"nop_chain_O0", &ex_nop_chain_o0_bpf_obj},
                       Named{"retry", &ex_retry_bpf_obj}, Named{"tee", &ex_tee_bpf_obj},
                       Named{"within_pipe", &t_within_pipe_bpf_obj},
-                      Named{"bad_fd", &t_bad_fd_bpf_obj}, Named{"echo_idle", &t_echo_idle_bpf_obj},
+                      Named{"bad_fd", &t_bad_fd_bpf_obj},
+                      Named{"cancel_siblings", &t_cancel_siblings_bpf_obj},
+                      Named{"echo_idle", &t_echo_idle_bpf_obj},
                       Named{"sleep_once", &t_sleep_once_bpf_obj},
                       Named{"openat_path", &t_openat_path_bpf_obj},
                       Named{"openat_one", &t_openat_one_bpf_obj},
@@ -556,6 +559,24 @@ TEST_F(Compiled, AFailingRequestFailsTheGraphWithItsErrno) {
   EXPECT_EQ(out.controller_error, -EBADF);
   EXPECT_EQ(Get("reached"), 0);
   ExpectNothingLeft("bad_fd");
+}
+
+TEST_F(Compiled, AFailingParallelInstanceCancelsAllTheOthers) {
+  TwoPipes p;
+  ASSERT_TRUE(p.ok);
+  HostBuffer buf(2 * 64);
+  Open(t_cancel_siblings_bpf_obj, "cancel_siblings", [&](Controller&) {
+    Set("p", p.a[0]);
+    SetU("buf", buf.addr());
+  });
+  if (!ready_) return;
+  RunOutcome out = Run();
+  EXPECT_EQ(out.status, RunStatus::kFailed);
+  EXPECT_EQ(out.controller_error, -EPERM);
+  EXPECT_GE(Get("started"), 1);
+  EXPECT_LE(Get("started"), 6);
+  ExpectNothingLeft("cancel_siblings");
+  ExpectCancelledReadsLeftThePipe(p.a);  // every instance's read
 }
 
 TEST_F(Compiled, AFailingAnyArmReachesTheCatchAndCancelsTheOtherArms) {

@@ -15,6 +15,18 @@ import argparse
 import os
 import random
 
+# Names a generated identifier must never take: they would shadow a type (`i32(...)` conversions),
+# a request, a builtin fn or constant, or clash with a keyword or a duration/size unit.
+RESERVED = ({"bool", "fd", "duration", "bytes"}
+            | {f"{s}{b}" for s in "ui" for b in (8, 16, 32, 64)}
+            | {"nop", "read", "write", "recv", "send", "accept", "connect", "socket", "close",
+               "fsync", "openat", "poll", "sleep", "cancel", "len", "min", "max"}
+            | {"import", "const", "fn", "graph", "buffers", "of", "let", "var", "if", "else",
+               "while", "loop", "repeat", "for", "in", "parallel", "all", "any", "try", "catch",
+               "as", "break", "continue", "stop", "fail", "return", "within", "true", "false"}
+            | {"ns", "us", "ms", "s", "B", "KiB", "MiB", "GiB"}
+            | {"f", "p", "buf", "o1", "o2", "o3", "x", "acc"})
+
 
 class Gen:
     def __init__(self, rng):
@@ -24,6 +36,8 @@ class Gen:
 
     def fresh(self, p):
         self.n += 1
+        while f"{p}{self.n}" in RESERVED:
+            self.n += 1
         return f"{p}{self.n}"
 
     def emit(self, ind, s):

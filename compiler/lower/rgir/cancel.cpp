@@ -34,13 +34,9 @@ void GraphLowerer::CancelSlot(StepBuilder& b, rgir::TaskId task, llvm::Value* id
 void GraphLowerer::CancelChildren(StepBuilder& b, rgir::TaskId /*task*/, llvm::Value* idx,
                                   const std::vector<rgir::TaskId>& which) {
   for (rgir::TaskId c : which) {
-    const rgir::Task& ct = g_.tasks[c];
-    const uint32_t inst = ct.kind == rgir::Task::Kind::kParallel ? ct.instances : 1;
+    const uint32_t inst = Instances(c);
     auto one = [&](StepBuilder& b, llvm::Value* k) {
-      llvm::IRBuilder<>& ir = b.ir();
-      llvm::Value* j = ir.CreateAdd(ir.CreateMul(idx, ir.getInt64(inst), "", true, true),
-                                    ir.CreateZExt(k, ir.getInt64Ty()), "child", true, true);
-      CancelSlot(b, c, j, /*finish=*/true);
+      CancelSlot(b, c, ChildSlot(b, c, idx, k), /*finish=*/true);
     };
     if (inst == 1) {
       one(b, b.ir().getInt32(0));

@@ -132,6 +132,10 @@ class GraphLowerer {
   void EmitNode(StepBuilder& b, Here h, rgir::NodeId n, llvm::BasicBlock* done,
                 const std::function<llvm::BasicBlock*(rgir::NodeId from, rgir::NodeId to)>& edge);
   void EmitFork(StepBuilder& b, Here h, const rgir::Node& fork);
+  /// Instances of child task `c` per slot of its parent (a `parallel`'s count, else 1).
+  uint32_t Instances(rgir::TaskId c) const;
+  /// The checked slot index (i64) of instance `k` (i32) of child task `c` of the parent's slot.
+  llvm::Value* ChildSlot(StepBuilder& b, rgir::TaskId c, llvm::Value* parent_idx, llvm::Value* k);
   /// Ends the segment's task successfully / with errno `err` (i32 > 0), via the transient states.
   void RequestExit(StepBuilder& b, Here h);
   /// The task's end is a STOP (one task, nothing to drain): emitted where the task ends, with no

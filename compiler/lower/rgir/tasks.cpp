@@ -229,9 +229,7 @@ void GraphLowerer::EmitFork(StepBuilder& b, Here h, const rgir::Node& fork) {
   const Node& await = g_.nodes[fork.next];
   const bool race = await.kind == Node::Kind::kRace;
   uint64_t total = 0;
-  for (rgir::TaskId c : fork.tasks) {
-    total += g_.tasks[c].kind == rgir::Task::Kind::kParallel ? g_.tasks[c].instances : 1;
-  }
+  for (rgir::TaskId c : fork.tasks) total += Instances(c);
   t.StoreVar(b, h.idx, kWordCount, ir.getInt64(race ? 1 : total));
   t.StoreVar(b, h.idx, kWordChild, ir.getInt64(0));
   t.StoreVar(b, h.idx, kWordChildErr, ir.getInt64(0));
@@ -242,17 +240,12 @@ void GraphLowerer::EmitFork(StepBuilder& b, Here h, const rgir::Node& fork) {
   }
   for (rgir::TaskId c : fork.tasks) {
     const rgir::Task& task = g_.tasks[c];
-    const uint32_t inst = task.kind == rgir::Task::Kind::kParallel ? task.instances : 1;
+    const uint32_t inst = Instances(c);
     TaskTable& ct = Table(c);
     auto start = [&](StepBuilder& b, llvm::Value* k) {
       llvm::IRBuilder<>& ir = b.ir();
       llvm::Value* k64 = ir.CreateZExt(k, ir.getInt64Ty());
-      // The child's slot is parent * inst + k, always below the child table's size; but the
-      // verifier cannot see that through LLVM's rewrites (2 * i + 1 becomes (i << 1) | 1, whose
-      // range reaches past the table), so the index is checked like every other slot index.
-      llvm::Value* j = ct.CheckedIndex(
-          b, ir.CreateAdd(ir.CreateMul(h.idx, ir.getInt64(inst), "", true, true), k64, "child",
-                          true, true));
+      llvm::Value* j = ChildSlot(b, c, h.idx, k);
       ct.StoreState(b, j, StartState(task.entry));
       for (uint32_t w = 0; w < ct.vars(); ++w) {
         ct.StoreVar(b, j, w, w == kWordParent ? h.idx : ir.getInt64(0));
@@ -270,6 +263,23 @@ void GraphLowerer::EmitFork(StepBuilder& b, Here h, const rgir::Node& fork) {
       EmitBoundedLoop(b, inst, {}, start);
     }
   }
+}
+
+uint32_t GraphLowerer::Instances(rgir::TaskId c) const {
+  const rgir::Task& task = g_.tasks[c];
+  return task.kind == rgir::Task::Kind::kParallel ? task.instances : 1;
+}
+
+llvm::Value* GraphLowerer::ChildSlot(StepBuilder& b, rgir::TaskId c, llvm::Value* parent_idx,
+                                     llvm::Value* k) {
+  llvm::IRBuilder<>& ir = b.ir();
+  // parent * instances + k is always below the child table's size; but the verifier cannot see
+  // that through LLVM's rewrites (2 * i + 1 becomes (i << 1) | 1, whose range reaches past the
+  // table), so the index is checked like every other slot index. Starting and cancelling the
+  // children both need it (seed 7 program 48, seed 5 program 29).
+  llvm::Value* j = ir.CreateAdd(ir.CreateMul(parent_idx, ir.getInt64(Instances(c)), "", true, true),
+                                ir.CreateZExt(k, ir.getInt64Ty()), "child", true, true);
+  return Table(c).CheckedIndex(b, j);
 }
 
 GraphLowerer::ParentSlot GraphLowerer::FinishChildSlot(StepBuilder& b, Here h) {
