@@ -79,7 +79,9 @@ void GraphLowerer::EmitReapHandler(StepBuilder& b, const Cqe& cqe) {
   llvm::Value* mine = ir.CreateAnd(running, ir.CreateICmpNE(seq, ir.getInt64(0)));
   if (single_) {
     // One slot: its user_data is the bare sequence number.
-    EmitIf(b, mine, [&](StepBuilder& b) { EmitReapSlot(b, 0, b.ir().getInt64(0), cqe, cqe.user_data); });
+    EmitIf(b, mine, [&](StepBuilder& b) {
+      EmitReapSlot(b, 0, b.ir().getInt64(0), cqe, cqe.user_data);
+    });
     return;
   }
   EmitIf(b, mine, [&](StepBuilder& b) {
