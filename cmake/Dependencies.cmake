@@ -20,6 +20,20 @@ if(NOT "BPF" IN_LIST LLVM_TARGETS_TO_BUILD)
 endif()
 message(STATUS "uringc: LLVM ${LLVM_PACKAGE_VERSION} from ${LLVM_DIR}")
 
+# uringc links the LLVM components it uses statically when llvm-dev ships them (Debian does):
+# loading and relocating the 100 MB libLLVM.so costs ~13 ms of every `uringc compile`, a third of
+# the compile-time budget (docs/codegen.md, "Compile time"). --as-needed drops libz3, which
+# LLVMSupport names but uringc never calls. URINGC_LLVM_LIBS is what the LLVM-backed phases link.
+option(URINGC_STATIC_LLVM "link LLVM's static component libraries, not libLLVM.so" ON)
+if(URINGC_STATIC_LLVM AND EXISTS "${LLVM_LIBRARY_DIR}/libLLVMBPFCodeGen.a")
+  llvm_map_components_to_libnames(URINGC_LLVM_LIBS bpfcodegen bpfdesc bpfinfo passes)
+  add_link_options("LINKER:--as-needed")
+  message(STATUS "uringc: LLVM linked statically (${URINGC_LLVM_LIBS} and their dependencies)")
+else()
+  set(URINGC_LLVM_LIBS LLVM)
+  message(STATUS "uringc: LLVM linked as libLLVM.so")
+endif()
+
 # clang compiles the hand-written C controllers with -target bpf. Prefer LLVM's own major version.
 find_program(URINGC_BPF_CLANG NAMES clang-${LLVM_VERSION_MAJOR} clang
   HINTS ${LLVM_TOOLS_BINARY_DIR})
