@@ -97,24 +97,17 @@ void StepBuilder::Return(LoopAction action) {
 
 void StepBuilder::Stop(StopReason reason, llvm::Value* detail) {
   if (convention_ == StatusConvention::kRuntime) {
-    // 1 done, 2 failed; the error word is a negative errno.
-    Store(ScalarType::kU32, status_, 0, Const(ScalarType::kU32, reason == StopReason::kDone ? 1 : 2),
-          4);
-    if (detail == nullptr && reason != StopReason::kDone) {
-      int32_t err = 5;  // EIO
-      switch (reason) {
-        case StopReason::kNoRegion: err = 14; break;      // EFAULT
-        case StopReason::kSubmitFailed: err = 11; break;  // EAGAIN
-        case StopReason::kBadCqe: err = 71; break;        // EPROTO
-        case StopReason::kSqFull: err = 16; break;        // EBUSY
-        default: break;
+    if (reason == StopReason::kDone) {
+      // 1 done; a detail (none today) would go to the error word.
+      Store(ScalarType::kU32, status_, 0, Const(ScalarType::kU32, 1), 4);
+      if (detail != nullptr) {
+        Store(ScalarType::kS32, detail_, 0, ir_.CreateSExtOrTrunc(detail, ir_.getInt32Ty()), 4);
       }
-      detail = ir_.getInt32(static_cast<uint32_t>(-err));
+      Return(LoopAction::kStop);
+      return;
     }
-    if (detail != nullptr) {
-      Store(ScalarType::kS32, detail_, 0, ir_.CreateSExtOrTrunc(detail, ir_.getInt32Ty()), 4);
-    }
-    Return(LoopAction::kStop);
+    FailWith(detail != nullptr ? ir_.CreateSExtOrTrunc(detail, ir_.getInt32Ty())
+                               : ir_.getInt32(static_cast<uint32_t>(-ErrnoFor(reason))));
     return;
   }
   Store(ScalarType::kU32, status_, 0, Const(ScalarType::kU32, static_cast<uint32_t>(reason)), 4);
@@ -122,6 +115,35 @@ void StepBuilder::Stop(StopReason reason, llvm::Value* detail) {
     Store(ScalarType::kS32, detail_, 0, ir_.CreateSExtOrTrunc(detail, ir_.getInt32Ty()), 4);
   }
   Return(LoopAction::kStop);
+}
+
+int32_t StepBuilder::ErrnoFor(StopReason reason) {
+  switch (reason) {
+    case StopReason::kNoRegion: return 14;      // EFAULT
+    case StopReason::kSubmitFailed: return 11;  // EAGAIN
+    case StopReason::kBadCqe: return 71;        // EPROTO
+    case StopReason::kSqFull: return 16;        // EBUSY
+    default: return 5;                          // EIO
+  }
+}
+
+void StepBuilder::FailWith(llvm::Value* error) {
+  // Every failing path of the program joins one block: status 2, error word from a phi, STOP.
+  // A block per failure site (two global stores and a return) cost ~5 BPF instructions each,
+  // a fifth of a multi-task graph's code; the joined path costs one move and a jump.
+  if (fail_block_ == nullptr) {
+    llvm::IRBuilderBase::InsertPointGuard guard(ir_);
+    fail_block_ = NewBlock("failed");
+    ir_.SetInsertPoint(fail_block_);
+    ir_.SetCurrentDebugLocation(llvm::DebugLoc(module_.Location(program_.decl, program_)));
+    fail_error_ = ir_.CreatePHI(ir_.getInt32Ty(), 4, "error");
+    Store(ScalarType::kU32, status_, 0, Const(ScalarType::kU32, 2), 4);
+    Store(ScalarType::kS32, detail_, 0, fail_error_, 4);
+    ir_.CreateRet(ir_.getInt32(static_cast<uint32_t>(LoopAction::kStop)));
+  }
+  fail_error_->addIncoming(error, ir_.GetInsertBlock());
+  ir_.CreateBr(fail_block_);
+  SetBlock(NewBlock("after.fail"));
 }
 
 void StepBuilder::StopIf(llvm::Value* cond, StopReason reason, llvm::Value* detail) {

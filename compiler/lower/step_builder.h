@@ -120,6 +120,14 @@ class StepBuilder {
   llvm::Value* loop_params_ = nullptr;
   llvm::GlobalVariable* status_ = nullptr;
   llvm::GlobalVariable* detail_ = nullptr;
+  // kRuntime: the one block every failing path branches to, and its error-word phi.
+  llvm::BasicBlock* fail_block_ = nullptr;
+  llvm::PHINode* fail_error_ = nullptr;
+
+  /// The negative errno's magnitude standing for `reason` when a stop has no detail.
+  static int32_t ErrnoFor(StopReason reason);
+  /// kRuntime failure: branches to the shared failed block with `error` (an i32) as the error.
+  void FailWith(llvm::Value* error);
 };
 
 }  // namespace uringc
