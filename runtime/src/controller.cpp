@@ -324,11 +324,39 @@ Result<void> Controller::SetRingConstants(const Ring& ring) {
   return {};
 }
 
+Result<void> Controller::CheckRingFits(const Ring& ring) {
+  // Compiled .uring controllers declare what they need of the ring; without these checks a
+  // too-small parameter region fails the run with EFAULT, and a ring with more SQ entries than
+  // timespec slots could give two timeouts of one step the same slot.
+  if (globals_.Has("uringc_mem_min")) {
+    auto need = GetInt("uringc_mem_min");
+    if (need && static_cast<uint64_t>(*need) > ring.mem_region_size()) {
+      return MakeError(EINVAL, "`" + ops_name_ + "` needs a parameter region of at least " +
+                                   std::to_string(*need) + " bytes (timeouts, sleeps, deadlines, " +
+                                   "openat paths) and the ring has " +
+                                   std::to_string(ring.mem_region_size()) +
+                                   ": create the ring with mem_region_size = uringc_mem_min");
+    }
+  }
+  if (globals_.Has("uringc_sq_max")) {
+    auto max = GetInt("uringc_sq_max");
+    if (max && *max > 0 && ring.layout().sq_entries > static_cast<uint64_t>(*max)) {
+      return MakeError(EINVAL, "`" + ops_name_ + "` handles rings of at most " +
+                                   std::to_string(*max) + " SQ entries (one timespec slot per " +
+                                   "SQE of a step) and the ring has " +
+                                   std::to_string(ring.layout().sq_entries) +
+                                   ": create it with fewer (--sq-entries)");
+    }
+  }
+  return {};
+}
+
 Result<void> Controller::Load(const Ring& ring) {
   if (loaded_) {
     return MakeError(EALREADY, "the controller is already loaded for a ring; open the object "
                                "again for another ring (one struct_ops map per ring)");
   }
+  URINGC_TRY(CheckRingFits(ring));
   libbpf_messages_.clear();
   LibbpfCapture capture(&libbpf_messages_);
   if (options_.check_kernel) {

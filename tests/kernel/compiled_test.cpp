@@ -767,6 +767,44 @@ TEST_F(Compiled, SleepSleeps) {
   ExpectNothingLeft("sleep_once");
 }
 
+// What a compiled controller declares of its ring is checked before anything reaches the kernel
+// (so this runs on any host with io_uring): a parameter region smaller than uringc_mem_min, and
+// more SQ entries than the controller has timespec slots (uringc_sq_max), are load errors that
+// say what to change.
+TEST_F(Compiled, ARingTheControllerCannotUseIsRefusedAtLoad) {
+  struct Case {
+    uint32_t sq_entries;
+    size_t mem_region;
+    const char* says;
+  };
+  auto opened = [] {
+    uringc::ControllerOptions o;
+    o.object_name = "sleep_once";
+    return Controller::OpenMemory(t_sleep_once_bpf_obj.begin, t_sleep_once_bpf_obj.size(), o);
+  };
+  auto probe = opened();
+  ASSERT_TRUE(probe.ok()) << probe.error().message;
+  auto mem_min = (*probe)->GetInt("uringc_mem_min");
+  auto sq_max = (*probe)->GetInt("uringc_sq_max");
+  ASSERT_TRUE(mem_min.ok() && sq_max.ok());
+  ASSERT_GT(*mem_min, 0);
+  ASSERT_EQ(*sq_max, 4096);
+  for (const Case& k : {Case{64, 0, "needs a parameter region of at least"},
+                        Case{8192, static_cast<size_t>(*mem_min), "at most 4096 SQ entries"}}) {
+    auto c = opened();
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    uringc::RingOptions ro;
+    ro.sq_entries = k.sq_entries;
+    ro.mem_region_size = k.mem_region;
+    auto r = Ring::Create(ro);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    auto loaded = (*c)->Load(**r);
+    ASSERT_FALSE(loaded.ok()) << k.says;
+    EXPECT_EQ(loaded.error().code, -EINVAL);
+    EXPECT_NE(loaded.error().message.find(k.says), std::string::npos) << loaded.error().message;
+  }
+}
+
 // The lowering compiled with --test-break-null-check leaves out the parameter region's null
 // check: the verifier rejects the first access through it, which is the sleep's timespec, and
 // the runtime's diagnostic names that `.uring` line.

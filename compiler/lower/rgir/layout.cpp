@@ -215,6 +215,9 @@ void GraphLowerer::DeclareGlobals() {
   // when the task ends the graph. Link timeouts and deadlines add CQEs nobody awaits.
   drain_ = !single_ || linked_timeouts || !g_.deadlines.empty();
   m_.AddRodata("uringc_mem_min", ScalarType::kU32, mem_size_, at);
+  // The runtime refuses a ring whose SQ could hold more SQEs in one step than there are
+  // timespec slots (`Timespec` picks slot `pending % kTimespecSlots`); 0: no limit.
+  m_.AddRodata("uringc_sq_max", ScalarType::kU32, needs_mem_ ? kTimespecSlots : 0, at);
   for (const rgir::Param& p : g_.params) {
     params_.push_back(m_.AddRodata(p.name, StorageType(p.type), 0, p.range));
   }

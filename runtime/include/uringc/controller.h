@@ -86,6 +86,8 @@ class Controller {
   bpf_map* SectionMap(const std::string& section) const;
   Result<void> Write(const GlobalVar& v, const std::vector<uint8_t>& bytes);
   Result<void> SetRingConstants(const Ring& ring);
+  /// The ring meets what a compiled controller declares (uringc_mem_min, uringc_sq_max).
+  Result<void> CheckRingFits(const Ring& ring);
   Result<void> ReportLoadFailure(int err);
 
   std::vector<uint8_t> elf_;
