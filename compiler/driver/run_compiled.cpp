@@ -2,6 +2,7 @@
 // --target-kernel, --graph, --stdlib are taken out of the arguments), writes the object to a
 // private temporary directory (the runtime and --vm need a file), and hands everything else to
 // the runtime's RunCommandMain, exactly as `uringc-run` would. A `.bpf.o` runs as it is.
+// `--target-kernel=auto --vm` targets the guests' kernels (the suites given), not the host's.
 #include <unistd.h>
 
 #include <cstdio>
@@ -47,7 +48,21 @@ int RunCompiledMain(const std::vector<std::string>& args) {
   std::string dir;
   if (!source.empty()) {
     std::string error;
-    if (!ResolveTargetKernel(target, req.abi, error)) {
+    // With --vm the program runs in the guests, so `auto` means their kernels, not this one.
+    std::vector<std::string> suites;
+    bool vm = false;
+    for (size_t i = 0; i < rest.size(); ++i) {
+      vm |= rest[i] == "--vm";
+      if (rest[i] == "--suite" && i + 1 < rest.size()) suites.push_back(rest[i + 1]);
+    }
+    const bool resolved = vm && target == "auto"
+                              ? ResolveTargetKernelForSuites(suites, req.abi, error)
+                              : ResolveTargetKernel(target, req.abi, error);
+    if (resolved && vm && target == "auto") {
+      std::cerr << "note: --target-kernel=auto with --vm: compiling for "
+                << (req.abi == KernelAbi::kLinux7_1 ? "7.1" : "7.2") << ", the guests' ABI\n";
+    }
+    if (!resolved) {
       std::cerr << "uringc run: error: " << error << "\n";
       return 2;
     }

@@ -31,4 +31,23 @@ bool ResolveTargetKernel(const std::string& value, KernelAbi& abi, std::string& 
   return true;
 }
 
+bool ResolveTargetKernelForSuites(const std::vector<std::string>& suites, KernelAbi& abi,
+                                  std::string& error) {
+  auto of = [](const std::string& suite) {
+    const std::string pin = "-7.1";
+    const bool is_71 = suite.size() > pin.size() &&
+                       suite.compare(suite.size() - pin.size(), pin.size(), pin) == 0;
+    return is_71 ? KernelAbi::kLinux7_1 : KernelAbi::kLinux7_2;
+  };
+  abi = of(suites.empty() ? "sid" : suites[0]);
+  for (const std::string& s : suites) {
+    if (of(s) != abi) {
+      error = "--target-kernel=auto: the suites run kernels of different ABIs (7.1 and 7.2+); "
+              "name one with --target-kernel=7.1|7.2";
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace uringc::driver
