@@ -391,6 +391,38 @@ int64_t EchoClient(uint16_t port, int id, int rounds) {
 
 class Echo : public Compiled {
  protected:
+  ~Echo() override {
+    if (listener_ >= 0) close(listener_);
+  }
+
+  // Opens `obj` with a new listener as `listener` and `buf` as `buf`; `set` adds parameters.
+  void OpenServer(const Embedded& obj, const char* name, const HostBuffer& buf,
+                  const std::function<void()>& set = {}) {
+    listener_ = Listener(&port_);
+    ASSERT_GE(listener_, 0);
+    Open(obj, name, [&](Controller&) {
+      Set("listener", listener_);
+      SetU("buf", buf.addr());
+      if (set) set();
+    });
+  }
+
+  // `count` echo clients with ids 0.., `rounds` messages each, on their own threads.
+  void StartClients(std::vector<std::thread>& cs, int count, int rounds) {
+    for (int i = 0; i < count; ++i) {
+      cs.emplace_back([this, i, rounds] {
+        const int64_t n = EchoClient(port_, i, rounds);
+        if (n < 0) bad_++;
+        else sent_ += n;
+      });
+    }
+  }
+
+  int listener_ = -1;
+  uint16_t port_ = 0;
+  std::atomic<int64_t> sent_{0};  // bytes echoed back to the clients
+  std::atomic<int> bad_{0};       // clients that failed
+
   // Clients run while this thread runs the controller; then SIGUSR1 ends the run.
   RunOutcome Serve(const std::function<void()>& clients) {
     struct sigaction sa {};
@@ -413,68 +445,32 @@ class Echo : public Compiled {
 };
 
 TEST_F(Echo, ExampleAnswersConcurrentClients) {
-  uint16_t port = 0;
-  const int l = Listener(&port);
-  ASSERT_GE(l, 0);
   HostBuffer buf(64 * 4096);
-  Open(ex_echo_bpf_obj, "echo", [&](Controller&) {
-    Set("listener", l);
-    SetU("buf", buf.addr());
-  });
-  if (!ready_) {
-    close(l);
-    return;
-  }
-  std::atomic<int64_t> sent{0};
-  std::atomic<int> bad{0};
+  OpenServer(ex_echo_bpf_obj, "echo", buf);
+  if (!ready_) return;
   RunOutcome out = Serve([&] {
     std::vector<std::thread> cs;
-    for (int i = 0; i < 8; ++i) {
-      cs.emplace_back([&, i] {
-        const int64_t n = EchoClient(port, i, 20);
-        if (n < 0) bad++;
-        else sent += n;
-      });
-    }
+    StartClients(cs, 8, 20);
     for (auto& c : cs) c.join();
     std::this_thread::sleep_for(std::chrono::milliseconds(100));  // let the server see the EOFs
   });
   EXPECT_EQ(out.status, RunStatus::kInterrupted);
-  EXPECT_EQ(bad.load(), 0);
-  EXPECT_EQ(Get("echoed"), sent.load());
+  EXPECT_EQ(bad_.load(), 0);
+  EXPECT_EQ(Get("echoed"), sent_.load());
   EXPECT_EQ(Get("served"), 8);
-  close(l);
 }
 
 TEST_F(Echo, DropsAnIdleClientWhenItsTimeoutFires) {
-  uint16_t port = 0;
-  const int l = Listener(&port);
-  ASSERT_GE(l, 0);
   HostBuffer buf(4 * 4096);
-  Open(t_echo_idle_bpf_obj, "echo_idle", [&](Controller&) {
-    Set("listener", l);
-    SetU("idle", 300'000'000);  // 300 ms
-    SetU("buf", buf.addr());
-  });
-  if (!ready_) {
-    close(l);
-    return;
-  }
-  std::atomic<int64_t> sent{0};
-  std::atomic<int> bad{0};
+  OpenServer(t_echo_idle_bpf_obj, "echo_idle", buf, [&] { SetU("idle", 300'000'000); });  // 300 ms
+  if (!ready_) return;
   double idle_closed_after = -1;
   RunOutcome out = Serve([&] {
     // The idle client connects first and sends nothing; three busy ones talk meanwhile.
-    const int idle = Connect(port);
+    const int idle = Connect(port_);
     const auto t0 = Clock::now();
     std::vector<std::thread> cs;
-    for (int i = 0; i < 3; ++i) {
-      cs.emplace_back([&, i] {
-        const int64_t n = EchoClient(port, i, 10);
-        if (n < 0) bad++;
-        else sent += n;
-      });
-    }
+    StartClients(cs, 3, 10);
     char b[16];
     const ssize_t n = recv(idle, b, sizeof(b), 0);  // 0: the server closed it
     if (n == 0) idle_closed_after = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -483,14 +479,13 @@ TEST_F(Echo, DropsAnIdleClientWhenItsTimeoutFires) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   });
   EXPECT_EQ(out.status, RunStatus::kInterrupted);
-  EXPECT_EQ(bad.load(), 0);
-  EXPECT_EQ(Get("echoed"), sent.load());
+  EXPECT_EQ(bad_.load(), 0);
+  EXPECT_EQ(Get("echoed"), sent_.load());
   EXPECT_EQ(Get("dropped"), 1);
   EXPECT_EQ(Get("served"), 4);
   EXPECT_GE(idle_closed_after, 0.25) << "the idle client was not closed by the server";
   EXPECT_LE(idle_closed_after, 2.0);
   std::printf("idle client closed after %.3f s (timeout 0.300 s)\n", idle_closed_after);
-  close(l);
 }
 
 TEST_F(Compiled, WithinOnAPipeThatNeverGetsDataTimesOutOnTime) {
