@@ -66,7 +66,11 @@ Expr Lowerer::Value(const ast::Expr& e) {
         if (p != params_.end()) out.id = p->second;
       }
       out.runtime_check = x.bounds != ast::Bounds::kProven;
-      out.operands.push_back(Value(*x.index));
+      Expr index = Value(*x.index);
+      if (out.runtime_check && out.id != kNone) {
+        index = CheckedIndex(std::move(index), g_.params[out.id].type.count, x.range);
+      }
+      out.operands.push_back(std::move(index));
       return out;
     }
     case ast::Expr::Kind::kSlice: {
@@ -249,6 +253,39 @@ Expr Lowerer::Propagate(const ast::PropagateExpr& p) {
   cast.range = p.range;
   cast.operands = {std::move(v)};
   return cast;
+}
+
+// An unproven buffer index raises EFAULT like a failed request under `?`: to the innermost
+// `try`'s catch, out of a `fn` as -EFAULT, else failing the task. The index is taken into a
+// temporary first (a later argument's fn call could change the variables it reads), so the
+// value checked is the value used. The BPF lowering keeps its own check at the access (the
+// kernel verifier needs one there); after this branch it never fires.
+Expr Lowerer::CheckedIndex(Expr index, uint32_t count, SourceRange range) {
+  if (index.op != Expr::Op::kConst && index.op != Expr::Op::kParam) {
+    const VarId t = NewVar("index", index.type, Var::Kind::kTemp, range);
+    const NodeId a = Emit(Node::Kind::kAssign, range);
+    g_.nodes[a].var = t;
+    g_.nodes[a].value = std::move(index);
+    index = Expr::Var(g_.vars[t].type, t);
+  }
+  // Compared as u64, so a negative signed index is out of range too.
+  Expr wide;
+  wide.op = Expr::Op::kCast;
+  wide.type = Type::Int(64, false);
+  wide.range = range;
+  wide.operands = {index};
+  Expr in_range;
+  in_range.op = Expr::Op::kBinary;
+  in_range.op_text = "<";
+  in_range.type = Type::Bool();
+  in_range.range = range;
+  in_range.operands = {std::move(wide), Expr::Const(Type::Int(64, false), count)};
+  const NodeId br = Emit(Node::Kind::kBranch, range);
+  g_.nodes[br].value = std::move(in_range);
+  pending_ = {{br, true}};
+  RaiseErrno(Expr::Const(Type::Int(32, true), 14 /* EFAULT */), range);
+  pending_ = {{br, false}};
+  return index;
 }
 
 }  // namespace uringc::rgir::lower_internal

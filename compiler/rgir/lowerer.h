@@ -60,6 +60,9 @@ class Lowerer {
   Expr Request(const ast::CallExpr& c, VarId into);
   Expr InlineFn(const ast::CallExpr& c, VarId into);
   Expr Propagate(const ast::PropagateExpr& p);
+  /// A buffer index sema could not prove below `count`: checked before use, EFAULT raised where
+  /// it is not (see lower_expr.cpp). Returns the index to use.
+  Expr CheckedIndex(Expr index, uint32_t count, SourceRange range);
   VarId VarOf(const ast::Binding& b);
   VarId Declare(const ast::Binding& b, Var::Kind kind = Var::Kind::kLocal);
 

@@ -53,6 +53,7 @@ URINGC_EMBEDDED(t_sleep_once_broken_bpf);
 URINGC_EMBEDDED(t_openat_path_bpf);
 URINGC_EMBEDDED(t_openat_one_bpf);
 URINGC_EMBEDDED(t_any_error_bpf);
+URINGC_EMBEDDED(t_bad_index_bpf);
 URINGC_EMBEDDED(ex_nop_chain_other_abi_bpf);  // 7.1 in the 7.2 build, 7.2 in the 7.1 build
 
 namespace {
@@ -218,7 +219,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Named{"sleep_once", &t_sleep_once_bpf_obj},
                       Named{"openat_path", &t_openat_path_bpf_obj},
                       Named{"openat_one", &t_openat_one_bpf_obj},
-                      Named{"any_error", &t_any_error_bpf_obj}),
+                      Named{"any_error", &t_any_error_bpf_obj},
+                      Named{"bad_index", &t_bad_index_bpf_obj}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // ----- kernel ABI ------------------------------------------------------------------------------
@@ -587,6 +589,31 @@ TEST_F(Compiled, AFailingAnyArmReachesTheCatchAndCancelsTheOtherArms) {
     ExpectNothingLeft("any_error");
     ExpectCancelledReadsLeftThePipe(p.b);  // both reads of the arms that did not fail
   }
+}
+
+TEST_F(Compiled, ABadBufferIndexRaisesEfaultToTheInnermostTry) {
+  const std::string path = TempPath("bad_index");
+  WriteAll(path, "twelve bytes");
+  const int f = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(f, 0);
+  HostBuffer buf(2 * 64);
+  Open(t_bad_index_bpf_obj, "bad_index", [&](Controller&) {
+    Set("f", f);
+    Set("k", 5);  // buf[5] and buf[6] are out of range, buf[k - 4] is buf[1]
+    SetU("buf", buf.addr());
+  });
+  if (ready_) {
+    RunOutcome out = Run();
+    EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
+    EXPECT_EQ(Get("caught"), EFAULT);      // the task's own code, inside `try`
+    EXPECT_EQ(Get("caught_all"), EFAULT);  // a branch of `all`, raised at the `all`
+    EXPECT_EQ(Get("reads"), 1);            // neither try body went on after its bad index
+    EXPECT_EQ(Get("after"), 12);           // ... and the last read read the file into buf[1]
+    EXPECT_EQ(std::string(static_cast<char*>(buf.p) + 64, 12), "twelve bytes");
+    ExpectNothingLeft("bad_index");
+  }
+  close(f);
+  unlink(path.c_str());
 }
 
 // A directory with the files `a` ("A") and `ab` ("AB-file"), removed at the end of the test.
