@@ -82,7 +82,10 @@ class Gen:
         elif k == 2:
             v = self.fresh("r")
             n = r.randint(0, 256)
-            self.emit(ind, f"let {v} = read(f, buf[{r.randint(0, 3)}][..{n}], {r.randint(0, 3000)})")
+            # Now and then an index sema cannot prove (buffers[4]; `% 6` may be 4 or 5, or
+            # negative): checked at run time, out of range it raises EFAULT.
+            idx = f"{r.choice(scope)} % 6" if scope and r.random() < 0.3 else str(r.randint(0, 3))
+            self.emit(ind, f"let {v} = read(f, buf[{idx}][..{n}], {r.randint(0, 3000)})")
             results.append(v)
         elif k == 3:
             src = r.choice(scope) if scope else "7"
