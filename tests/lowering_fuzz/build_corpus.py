@@ -9,6 +9,7 @@ Pack format: b"URPK1\\n", then per program: u32 name, u32 source, u32 object, u3
 lengths (little endian) followed by those bytes.
 
 usage: build_corpus.py --uringc BIN --seed S --count N --out FILE [--dir DIR] [--jobs J]
+                       [--target-kernel 7.1]
 """
 import argparse
 import concurrent.futures
@@ -29,6 +30,7 @@ def main():
     ap.add_argument("--dir", default=None)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--extra", nargs="*", default=[], help="more .uring files (regressions)")
+    ap.add_argument("--target-kernel", default=None, help="passed to uringc compile (7.1, 7.2)")
     a = ap.parse_args()
     d = a.dir or a.out + ".d"
     os.makedirs(d, exist_ok=True)
@@ -39,7 +41,10 @@ def main():
 
     def compile_one(src):
         obj = os.path.join(d, os.path.basename(src)[:-6] + ".bpf.o")
-        p = subprocess.run([a.uringc, "compile", src, "-o", obj], capture_output=True, text=True)
+        argv = [a.uringc, "compile", src, "-o", obj]
+        if a.target_kernel:
+            argv.append("--target-kernel=" + a.target_kernel)
+        p = subprocess.run(argv, capture_output=True, text=True)
         ok = p.returncode == 0
         msg = "" if ok else f"uringc compile exit {p.returncode}:\n{p.stderr[-4000:]}"
         data = open(obj, "rb").read() if ok else b""
