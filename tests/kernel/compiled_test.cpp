@@ -173,7 +173,10 @@ class Compiled : public ::testing::Test {
   bool ready_ = false;
 };
 
-std::string TempPath(const std::string& name) { return "/tmp/uringc_compiled_" + name; }
+// Per process: two checkouts (or CTest and a VM run) may run these tests at the same time.
+std::string TempPath(const std::string& name) {
+  return "/tmp/uringc_compiled_" + std::to_string(getpid()) + "_" + name;
+}
 
 std::string ReadAll(const std::string& path) {
   std::ifstream f(path, std::ios::binary);

@@ -39,7 +39,7 @@ int RunCli(std::vector<std::string> args, std::string* out) {
   argv.push_back(nullptr);
   fflush(stdout);
   fflush(stderr);
-  const std::string capture = "/tmp/uringc-run-capture.txt";
+  const std::string capture = "/tmp/uringc-run-capture-" + std::to_string(getpid()) + ".txt";
   const int fd = open(capture.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   const int saved_out = dup(1), saved_err = dup(2);
   dup2(fd, 1);
@@ -53,6 +53,7 @@ int RunCli(std::vector<std::string> args, std::string* out) {
   close(saved_err);
   close(fd);
   *out = Slurp(capture);
+  unlink(capture.c_str());
   return rc;
 }
 

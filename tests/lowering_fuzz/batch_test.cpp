@@ -60,7 +60,7 @@ TEST(Corpus, EveryGeneratedProgramLoadsAndTerminates) {
   struct sigaction sa {};
   sa.sa_handler = OnAlarm;
   sigaction(SIGALRM, &sa, nullptr);
-  const std::string file = "/tmp/uringc_corpus_f";
+  const std::string file = "/tmp/uringc_corpus_f_" + std::to_string(getpid());  // per process
   {
     std::ofstream f(file, std::ios::binary | std::ios::trunc);
     f << std::string(8192, 'u');
