@@ -256,10 +256,10 @@ Expr Lowerer::Propagate(const ast::PropagateExpr& p) {
 }
 
 // An unproven buffer index raises EFAULT like a failed request under `?`: to the innermost
-// `try`'s catch, out of a `fn` as -EFAULT, else failing the task. The index is taken into a
-// temporary first (a later argument's fn call could change the variables it reads), so the
-// value checked is the value used. The BPF lowering keeps its own check at the access (the
-// kernel verifier needs one there); after this branch it never fires.
+// `try`'s catch, else failing the task (only graphs index buffers; fns get `bytes` views). The
+// index is taken into a temporary first (a later argument's fn call could change the variables
+// it reads), so the value checked is the value used. The BPF lowering keeps its own check at the
+// access (the kernel verifier needs one there); after this branch it never fires.
 Expr Lowerer::CheckedIndex(Expr index, uint32_t count, SourceRange range) {
   if (index.op != Expr::Op::kConst && index.op != Expr::Op::kParam) {
     const VarId t = NewVar("index", index.type, Var::Kind::kTemp, range);

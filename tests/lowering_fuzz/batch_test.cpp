@@ -1,8 +1,8 @@
 // "If it compiles, it loads": runs the corpus build_corpus.py packed (random valid programs and
 // the kept regressions) on a real kernel, one fresh ring per program: each must have compiled,
 // pass the verifier, attach, and run to its end (done, or failed by its own `fail` or a bad
-// buffer index) within 10 s, leaving nothing in flight and no CQE behind. Every failure names the program; its source is in
-// the pack and in the corpus directory of the build tree.
+// buffer index) within 10 s, leaving nothing in flight and no CQE behind. Every failure names the
+// program; its source is in the pack and in the corpus directory of the build tree.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>

@@ -2,9 +2,9 @@
 // (64-bit words, two for a bytes view) or in `.bss` outputs, parameters from `.rodata`. Buffer
 // views are (user address, length) pairs built only from a buffers parameter: an index is checked
 // against the count (EFAULT otherwise; for an index sema did not prove, rgir's own check before
-// the node has already raised EFAULT to the program's `try`) and every slice is clamped to the view it narrows, so no
-// address the program computes leaves the host's buffers. BPF CPU v3 has no signed division, so
-// signed `/` and `%` go through unsigned ones.
+// the node has already raised EFAULT to the program's `try`) and every slice is clamped to the
+// view it narrows, so no address the program computes leaves the host's buffers. BPF CPU v3 has
+// no signed division, so signed `/` and `%` go through unsigned ones.
 #include "lower/control.h"
 #include "lower/rgir/graph_lowerer.h"
 
