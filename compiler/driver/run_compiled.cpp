@@ -11,6 +11,7 @@
 
 #include "diag/formatter.h"
 #include "driver/compile_command.h"
+#include "run_args.h"
 #include "run_command.h"
 
 namespace uringc::driver {
@@ -49,14 +50,17 @@ int RunCompiledMain(const std::vector<std::string>& args) {
   if (!source.empty()) {
     std::string error;
     // With --vm the program runs in the guests, so `auto` means their kernels, not this one.
-    std::vector<std::string> suites;
-    bool vm = false;
-    for (size_t i = 0; i < rest.size(); ++i) {
-      vm |= rest[i] == "--vm";
-      if (rest[i] == "--suite" && i + 1 < rest.size()) suites.push_back(rest[i + 1]);
-    }
+    // The runtime's own parser reads --vm and --suite; a malformed line goes straight to
+    // RunCommandMain, which reports it with the usage, before anything is compiled.
+    std::vector<std::string> run_argv_s = {"uringc run"};
+    for (const std::string& r : rest) run_argv_s.push_back(r.empty() ? source : r);
+    std::vector<char*> run_argv;
+    for (std::string& r : run_argv_s) run_argv.push_back(r.data());
+    auto run_args = ParseRunArgs(static_cast<int>(run_argv.size()), run_argv.data());
+    if (!run_args.ok()) return RunCommandMain(static_cast<int>(run_argv.size()), run_argv.data());
+    const bool vm = run_args->vm;
     const bool resolved = vm && target == "auto"
-                              ? ResolveTargetKernelForSuites(suites, req.abi, error)
+                              ? ResolveTargetKernelForSuites(run_args->suites, req.abi, error)
                               : ResolveTargetKernel(target, req.abi, error);
     if (resolved && vm && target == "auto") {
       std::cerr << "note: --target-kernel=auto with --vm: compiling for "
