@@ -1,7 +1,9 @@
 // The `fds` pass: a file descriptor obtained from `accept`, `openat` or `socket` and held in a
 // variable should be closed on every path that leaves the variable's scope: the end of its
 // block, `break`/`continue` out of it, `return`, and errors raised by `?` or `fail` that no
-// `try` in the same body catches. `if x < 0 { }` is the failed-open path: nothing to close there.
+// `try` in the same body catches. A branch that runs only when the request failed (the then-branch
+// of `if x < 0`, the else-branch of `if x >= 0`, also through `&&`, `||` and `!`) has nothing to
+// close.
 // `stop` ends the whole graph and is not a leak. Passing the fd to a fn does not count as closing.
 #include <map>
 #include <set>
@@ -107,7 +109,8 @@ class Fds {
         auto& x = *s.As<IfStmt>();
         Exprs(x.cond.get(), open, depth);
         Open a = open, b = open;
-        if (const Binding* failed = FailedOpenTest(*x.cond)) a.erase(failed);
+        for (const Binding* failed : FailedWhen(*x.cond, true)) a.erase(failed);
+        for (const Binding* failed : FailedWhen(*x.cond, false)) b.erase(failed);
         const bool ca = Walk(*x.then_block, a, depth + 1);
         const bool cb = x.else_stmt ? Walk(*x.else_stmt, b, depth + 1) : true;
         open.clear();
@@ -205,18 +208,46 @@ class Fds {
       it = depth_[*it] > depth ? open.erase(it) : std::next(it);
   }
 
-  // `x < 0`, `x <= 0`, `0 > x`: the then-branch of this test is the failed-open path of x.
-  static const Binding* FailedOpenTest(const Expr& cond) {
+  // The bindings whose request certainly failed (a negative result) when `cond` is `outcome`:
+  // `x < 0` (also `x <= 0`, `0 > x`, `0 >= x`) when true, `x >= 0` (`x > 0`, `0 <= x`, `0 < x`)
+  // when false; `&&` when true and `||` when false know what either side knows, the other way
+  // round what both sides know; `!` swaps the outcome.
+  static Open FailedWhen(const Expr& cond, bool outcome) {
+    if (auto* u = cond.As<UnaryExpr>()) {
+      return u->op == "!" ? FailedWhen(*u->operand, !outcome) : Open{};
+    }
     auto* b = cond.As<BinaryExpr>();
-    if (!b) return nullptr;
+    if (!b) return {};
+    if (b->op == "&&" || b->op == "||") {
+      Open l = FailedWhen(*b->lhs, outcome), r = FailedWhen(*b->rhs, outcome);
+      if ((b->op == "&&") == outcome) {  // both sides hold: either side's facts
+        l.insert(r.begin(), r.end());
+        return l;
+      }
+      Open both;  // one side holds, which one is unknown: the facts of both
+      for (const Binding* x : l)
+        if (r.count(x)) both.insert(x);
+      return both;
+    }
     auto name_of = [](const Expr& e) -> const Binding* {
       auto* n = e.As<NameExpr>();
       return n && n->resolved.kind == Resolution::Kind::kBinding ? n->resolved.binding : nullptr;
     };
     auto zero = [](const Expr& e) { return e.constant && e.constant->bits == 0; };
-    if ((b->op == "<" || b->op == "<=") && zero(*b->rhs)) return name_of(*b->lhs);
-    if ((b->op == ">" || b->op == ">=") && zero(*b->lhs)) return name_of(*b->rhs);
-    return nullptr;
+    // Normalize to `x OP 0`.
+    const Binding* x = nullptr;
+    std::string op = b->op;
+    if (zero(*b->rhs)) {
+      x = name_of(*b->lhs);
+    } else if (zero(*b->lhs)) {
+      x = name_of(*b->rhs);
+      op = op == "<" ? ">" : op == "<=" ? ">=" : op == ">" ? "<" : op == ">=" ? "<=" : op;
+    }
+    if (!x) return {};
+    const bool fails_when_true = op == "<" || op == "<=";
+    const bool fails_when_false = op == ">" || op == ">=";
+    if ((fails_when_true && outcome) || (fails_when_false && !outcome)) return {x};
+    return {};
   }
 
   DiagnosticList& diags_;
