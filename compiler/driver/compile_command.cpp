@@ -12,20 +12,7 @@
 namespace uringc::driver {
 namespace {
 
-std::string CType(const Type& t) {
-  switch (t.kind) {
-    case Type::Kind::kBool: return "__u8";
-    case Type::Kind::kFd: return "__s32";
-    case Type::Kind::kDuration: return "__u64";
-    case Type::Kind::kBuffers: return "__u64";
-    case Type::Kind::kInt: {
-      const unsigned bits = t.bits <= 8 ? 8 : t.bits <= 16 ? 16 : t.bits <= 32 ? 32 : 64;
-      if (bits <= 16) return "__u" + std::to_string(bits);
-      return (t.is_signed ? "__s" : "__u") + std::to_string(bits);
-    }
-    default: return "__u64";
-  }
-}
+std::string CType(const Type& t) { return ScalarTypeName(StorageTypeOf(t)); }
 
 std::string Upper(std::string s) {
   for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));

@@ -1,6 +1,8 @@
 // Builds the DWARF (and so BTF) types of a controller object; see debug_types.h.
 #include "emit/debug_types.h"
 
+#include <iterator>
+
 #include "llvm/BinaryFormat/Dwarf.h"
 
 namespace uringc {
@@ -20,14 +22,22 @@ constexpr ScalarInfo kScalars[] = {
     {"unsigned short", "__u16", 16, llvm::dwarf::DW_ATE_unsigned},
     {"unsigned int", "__u32", 32, llvm::dwarf::DW_ATE_unsigned},
     {"unsigned long long", "__u64", 64, llvm::dwarf::DW_ATE_unsigned},
+    {"signed char", "__s8", 8, llvm::dwarf::DW_ATE_signed_char},
+    {"short", "__s16", 16, llvm::dwarf::DW_ATE_signed},
     {"int", "__s32", 32, llvm::dwarf::DW_ATE_signed},
     {"long long", "__s64", 64, llvm::dwarf::DW_ATE_signed},
 };
+
+static_assert(std::size(kScalars) == kScalarTypes);
 
 }  // namespace
 
 uint32_t ScalarSize(ScalarType type) {
   return static_cast<uint32_t>(kScalars[static_cast<int>(type)].bits / 8);
+}
+
+const char* ScalarTypeName(ScalarType type) {
+  return kScalars[static_cast<int>(type)].typedef_name;
 }
 
 DebugTypes::DebugTypes(llvm::DIBuilder& di, llvm::DIFile* file, KernelAbi abi)

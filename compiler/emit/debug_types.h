@@ -13,11 +13,15 @@
 
 namespace uringc {
 
-/// Scalar types of BPF globals and values. Signed types exist for results (`res` of a CQE).
-enum class ScalarType { kU8, kU16, kU32, kU64, kS32, kS64 };
+/// Scalar types of BPF globals and values: the language's integers (i8..i64 signed, so the
+/// runtime reads -1 as -1), `res` of a CQE (s32).
+enum class ScalarType { kU8, kU16, kU32, kU64, kS8, kS16, kS32, kS64 };
+inline constexpr int kScalarTypes = 8;
 
 /// Bytes of a scalar type (also its natural alignment).
 uint32_t ScalarSize(ScalarType type);
+/// The UAPI name: `__u8` ... `__s64` (BTF typedefs, C headers).
+const char* ScalarTypeName(ScalarType type);
 
 class DebugTypes {
  public:
@@ -62,8 +66,8 @@ class DebugTypes {
   llvm::DIBuilder& di_;
   llvm::DIFile* file_;
   KernelAbi abi_;
-  llvm::DIType* scalars_[6] = {};
-  llvm::DIType* const_volatile_[6] = {};
+  llvm::DIType* scalars_[kScalarTypes] = {};
+  llvm::DIType* const_volatile_[kScalarTypes] = {};
   llvm::DIType* int_ = nullptr;
   llvm::DIType* void_ptr_ = nullptr;
   llvm::DIType* u64_ptr_ = nullptr;

@@ -54,6 +54,7 @@ URINGC_EMBEDDED(t_openat_path_bpf);
 URINGC_EMBEDDED(t_openat_one_bpf);
 URINGC_EMBEDDED(t_any_error_bpf);
 URINGC_EMBEDDED(t_bad_index_bpf);
+URINGC_EMBEDDED(t_signed_small_bpf);
 URINGC_EMBEDDED(ex_nop_chain_other_abi_bpf);  // 7.1 in the 7.2 build, 7.2 in the 7.1 build
 
 namespace {
@@ -223,7 +224,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Named{"openat_path", &t_openat_path_bpf_obj},
                       Named{"openat_one", &t_openat_one_bpf_obj},
                       Named{"any_error", &t_any_error_bpf_obj},
-                      Named{"bad_index", &t_bad_index_bpf_obj}),
+                      Named{"bad_index", &t_bad_index_bpf_obj},
+                      Named{"signed_small", &t_signed_small_bpf_obj}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // ----- kernel ABI ------------------------------------------------------------------------------
@@ -559,6 +561,35 @@ TEST_F(Compiled, AFailingRequestFailsTheGraphWithItsErrno) {
   EXPECT_EQ(out.controller_error, -EBADF);
   EXPECT_EQ(Get("reached"), 0);
   ExpectNothingLeft("bad_fd");
+}
+
+// i8/i16 are signed in BTF: the text a user gives `--arg` ("-1") is accepted, the controller
+// computes with the sign, and the outputs read and print as negative numbers.
+TEST_F(Compiled, NegativeSmallIntegersRoundTrip) {
+  for (auto [a, b] : {std::pair{"-1", "-2"}, std::pair{"-128", "-32768"}, std::pair{"127", "32767"}}) {
+    SCOPED_TRACE(std::string(a) + " " + b);
+    Open(t_signed_small_bpf_obj, "signed_small", [&](Controller& c) {
+      auto ra = c.Set("a", a);
+      ASSERT_TRUE(ra.ok()) << ra.error().message;
+      auto rb = c.Set("b", b);
+      ASSERT_TRUE(rb.ok()) << rb.error().message;
+      EXPECT_FALSE(c.Set("a", "-129").ok());
+      EXPECT_FALSE(c.Set("a", "128").ok());
+      EXPECT_FALSE(c.Set("b", "-32769").ok());
+    });
+    if (!ready_) return;
+    ASSERT_EQ(Run().status, RunStatus::kDone);
+    const int64_t va = std::stoll(a), vb = std::stoll(b);
+    EXPECT_EQ(Get("x"), va);
+    EXPECT_EQ(Get("y"), vb);
+    EXPECT_EQ(Get("neg"), static_cast<int8_t>(-va));  // -(-128) wraps to -128 in i8
+    EXPECT_EQ(Get("wide"), va + vb);
+    EXPECT_EQ(*ctl_->Format("x"), a);
+    EXPECT_EQ(*ctl_->Format("y"), b);
+    ready_ = false;
+    ctl_.reset();
+    ring_.reset();
+  }
 }
 
 TEST_F(Compiled, AFailingParallelInstanceCancelsAllTheOthers) {

@@ -9,9 +9,6 @@
 #include "lower/rgir/graph_lowerer.h"
 
 namespace uringc::lower_rgir {
-
-ScalarType StorageTypeOf(const Type& t);  // layout.cpp
-
 namespace {
 
 bool IsSigned(const Type& t) {

@@ -7,12 +7,9 @@
 
 #include "lower/rgir/graph_lowerer.h"
 
-namespace uringc::lower_rgir {
-namespace {
+namespace uringc {
 
-constexpr uint64_t kMaxSlots = 65535;  // the slot index has 16 bits in user_data and the queue
-
-ScalarType StorageType(const Type& t) {
+ScalarType StorageTypeOf(const Type& t) {
   switch (t.kind) {
     case Type::Kind::kBool: return ScalarType::kU8;
     case Type::Kind::kFd: return ScalarType::kS32;
@@ -20,17 +17,22 @@ ScalarType StorageType(const Type& t) {
     case Type::Kind::kBuffers: return ScalarType::kU64;
     case Type::Kind::kInt:
     case Type::Kind::kIntLit:
-      if (t.bits <= 8) return ScalarType::kU8;
-      if (t.bits <= 16) return ScalarType::kU16;
+      if (t.bits <= 8) return t.is_signed ? ScalarType::kS8 : ScalarType::kU8;
+      if (t.bits <= 16) return t.is_signed ? ScalarType::kS16 : ScalarType::kU16;
       if (t.bits <= 32) return t.is_signed ? ScalarType::kS32 : ScalarType::kU32;
       return t.is_signed ? ScalarType::kS64 : ScalarType::kU64;
     default: return ScalarType::kU64;
   }
 }
 
-}  // namespace
+}  // namespace uringc
 
-ScalarType StorageTypeOf(const Type& t) { return StorageType(t); }
+namespace uringc::lower_rgir {
+namespace {
+
+constexpr uint64_t kMaxSlots = 65535;  // the slot index has 16 bits in user_data and the queue
+
+}  // namespace
 
 bool GraphLowerer::PlanLayout() {
   const size_t nt = g_.tasks.size();
@@ -219,12 +221,12 @@ void GraphLowerer::DeclareGlobals() {
   // timespec slots (`Timespec` picks slot `pending % kTimespecSlots`); 0: no limit.
   m_.AddRodata("uringc_sq_max", ScalarType::kU32, needs_mem_ ? kTimespecSlots : 0, at);
   for (const rgir::Param& p : g_.params) {
-    params_.push_back(m_.AddRodata(p.name, StorageType(p.type), 0, p.range));
+    params_.push_back(m_.AddRodata(p.name, StorageTypeOf(p.type), 0, p.range));
   }
   for (rgir::VarId v = 0; v < g_.vars.size(); ++v) {
     const rgir::Var& var = g_.vars[v];
     if (var.kind == rgir::Var::Kind::kOutput) {
-      outputs_[v] = m_.AddBss(var.name, StorageType(var.type), var.range);
+      outputs_[v] = m_.AddBss(var.name, StorageTypeOf(var.type), var.range);
     }
   }
   steps_ = m_.AddBss("uringc_steps", ScalarType::kU64, at);

@@ -51,6 +51,10 @@ inline constexpr uint32_t kGraphMemRegionSizeWithPaths =
 /// The object declares `.rodata uringc_mem_min` with this value so a host can size the region.
 uint32_t GraphMemRegionSize(const rgir::Graph& graph);
 
+/// The scalar type a parameter or output of type `t` has in the object's globals (and BTF):
+/// `__s8` for i8, `__u8` for u8 and bool, `__s32` for fd, `__u64` for durations and buffers.
+ScalarType StorageTypeOf(const Type& t);
+
 /// Adds the controller for `graph` (program `<graph>`, ops `<graph>_ops`) to `module`. Limits
 /// the lowering cannot meet (too many task instances) are reported as diagnostics; returns false
 /// then.
