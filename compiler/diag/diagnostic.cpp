@@ -1,25 +1,35 @@
-// DiagnosticList: the one place passes report problems to.
+// DiagnosticList: the one place passes report problems to, and where their number is bounded.
 #include "diag/diagnostic.h"
-
-#include <algorithm>
 
 namespace uringc {
 
 Diagnostic& DiagnosticList::Error(std::string kind, SourceRange range, std::string message) {
-  items_.push_back({Severity::kError, std::move(kind), std::move(message), range, {}});
-  return items_.back();
+  return Keep({Severity::kError, std::move(kind), std::move(message), range, {}});
 }
 
 Diagnostic& DiagnosticList::Warning(std::string kind, SourceRange range, std::string message) {
-  items_.push_back({Severity::kWarning, std::move(kind), std::move(message), range, {}});
-  return items_.back();
+  return Keep({Severity::kWarning, std::move(kind), std::move(message), range, {}});
 }
 
-size_t DiagnosticList::ErrorCount() const {
-  return std::count_if(items_.begin(), items_.end(),
-                       [](const Diagnostic& d) { return d.severity == Severity::kError; });
+Diagnostic& DiagnosticList::Keep(Diagnostic d) {
+  const bool error = d.severity == Severity::kError;
+  size_t& seen = error ? errors_ : warnings_;
+  ++seen;
+  if (limit_ == 0 || seen <= limit_) {
+    items_.push_back(std::move(d));
+    return items_.back();
+  }
+  if (seen == limit_ + 1) {
+    const std::string what = error ? "errors" : "warnings";
+    items_.push_back({error ? Severity::kError : Severity::kNote,
+                      error ? "TooManyErrors" : "TooManyWarnings",
+                      "too many " + what + ", the rest are not shown (--error-limit=" +
+                          std::to_string(limit_) + ", 0 for no limit)",
+                      d.range,
+                      {}});
+  }
+  dropped_ = std::move(d);
+  return dropped_;
 }
-
-bool DiagnosticList::HasErrors() const { return ErrorCount() > 0; }
 
 }  // namespace uringc

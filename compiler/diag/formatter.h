@@ -3,11 +3,16 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "diag/diagnostic.h"
 
 namespace uringc {
+
+/// `text` safe to print on a terminal: control characters (but tabs and newlines), C1 controls
+/// and bidirectional overrides as `<U+001B>`, bytes that are not UTF-8 as `<FF>`.
+std::string EscapeForTerminal(std::string_view text);
 
 /// One diagnostic (with its notes) in text form, each line ending in '\n'.
 std::string FormatText(const Diagnostic& d, const SourceManager& sources);

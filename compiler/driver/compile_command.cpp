@@ -91,6 +91,7 @@ int Compile(const Options& opts, Io& io) {
   req.break_region_null_check = opts.Has("test-break-null-check");
   req.break_instruction_selection = opts.Has("test-llvm-fatal");
   Compilation c;
+  if (!ApplyErrorLimit(opts, c, io)) return kExitUsage;
   c.options.stdlib_dir = opts.Get("stdlib", DefaultStdlibDir());
   std::string io_error, graph, header;
   auto out = CompileFile(req, c, io_error, &graph, opts.Has("emit-header") ? &header : nullptr);
@@ -189,7 +190,8 @@ void RegisterBackendSubcommands() {
                  "                                    --target-kernel=7.1|7.2|7.3|auto, "
                  "--emit-header[=FILE], --graph=NAME",
                  {"emit", "opt", "target-kernel", "emit-header", "graph", "stdlib",
-                  "diagnostics-format", "test-break-null-check", "test-llvm-fatal", "o"},
+                  "diagnostics-format", "error-limit", "test-break-null-check",
+                  "test-llvm-fatal", "o"},
                  Compile});
   AddSubcommand({"run",
                  "run FILE [--vm] [--arg N=V]...",

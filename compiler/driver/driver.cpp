@@ -23,6 +23,8 @@ void PrintHelp(std::ostream& out) {
          "  --emit=ast|rgir                   print the AST or the request-graph IR\n"
          "  --dump-after=PASS                 print the AST (or IR) after PASS and stop\n"
          "  --diagnostics-format=text|json    how errors and warnings are printed (stderr)\n"
+         "  --error-limit=N                   show at most N errors and N warnings (default 50,\n"
+         "                                    0: all)\n"
          "  --stdlib=DIR                      where `import std.x` looks (default: built-in)\n"
          "  -o FILE                           output file (graph: the SVG)\n"
          "  --help, --version\n\n"

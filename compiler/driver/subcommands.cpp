@@ -14,10 +14,27 @@
 
 namespace uringc::driver {
 
-const std::vector<std::string_view> kFrontendFlags = {"emit", "dump-after",
-                                                      "diagnostics-format", "stdlib"};
+const std::vector<std::string_view> kFrontendFlags = {"emit", "dump-after", "diagnostics-format",
+                                                      "stdlib", "error-limit"};
+
+bool ApplyErrorLimit(const Options& opts, Compilation& c, Io& io) {
+  if (!opts.Has("error-limit")) return true;
+  const std::string text = opts.Get("error-limit");
+  size_t limit = 0;
+  const bool digits = !text.empty() && text.size() <= 9 &&
+                      text.find_first_not_of("0123456789") == std::string::npos;
+  if (digits) limit = std::stoul(text);
+  if (!digits) {
+    io.err << "uringc: error: `--error-limit` takes a number (0 for no limit), not `" << text
+           << "`\n";
+    return false;
+  }
+  c.diagnostics.set_limit(limit);
+  return true;
+}
 
 bool LoadCompilation(const Options& opts, const std::string& file, Compilation& c, Io& io) {
+  if (!ApplyErrorLimit(opts, c, io)) return false;
   c.options.stdlib_dir = opts.Get("stdlib", DefaultStdlibDir());
   std::string error;
   if (!c.LoadRoot(file, error)) {
@@ -45,8 +62,7 @@ void PrintDiagnostics(const Options& opts, const Compilation& c, Io& io) {
     return;
   }
   for (const Diagnostic& d : items) io.err << FormatText(d, c.sources);
-  size_t warnings = 0;
-  for (const Diagnostic& d : items) warnings += d.severity == Severity::kWarning;
+  const size_t warnings = c.diagnostics.WarningCount();
   const size_t errors = c.diagnostics.ErrorCount();
   if (errors || warnings) {
     io.err << (errors ? std::to_string(errors) + (errors == 1 ? " error" : " errors") : "")

@@ -39,6 +39,10 @@ void AddSubcommand(const Subcommand& s);
 /// Flags every front-end subcommand accepts.
 extern const std::vector<std::string_view> kFrontendFlags;
 
+/// Sets how many errors (and warnings) `c` keeps and prints from --error-limit=N (default
+/// DiagnosticList::kDefaultLimit, 0 for no limit). False, printed, when N is not a number.
+bool ApplyErrorLimit(const Options& opts, Compilation& c, Io& io);
+
 /// Builds a Compilation from the options (--stdlib) and loads `file`; on an I/O error prints
 /// it and returns false.
 bool LoadCompilation(const Options& opts, const std::string& file, Compilation& c, Io& io);

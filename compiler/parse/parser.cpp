@@ -57,16 +57,21 @@ uint32_t TreeDepth(antlr4::tree::ParseTree* root, uint32_t limit,
   return max;
 }
 
-// ANTLR's input stream decodes UTF-8 and throws on bad bytes; we feed it one character per byte
-// (non-ASCII bytes become DEL, which only comments accept) so token indices are byte offsets.
-std::string AsciiOnly(const std::string& text) {
-  std::string out = text;
-  for (char& c : out) {
-    const unsigned char u = static_cast<unsigned char>(c);
-    if (u >= 0x80 || u == 0) c = 0x7f;
+// ANTLR's input stream decodes UTF-8 and throws on bad bytes, and its decoder allocates about 20
+// bytes per input byte. We fill its UTF-32 buffer directly, one character per byte (non-ASCII
+// bytes and NUL become DEL, which only comments accept), so token indices are byte offsets and
+// the stream costs 4 bytes per input byte.
+class ByteStream : public antlr4::ANTLRInputStream {
+ public:
+  explicit ByteStream(const std::string& text) {
+    _data.resize(text.size());
+    for (size_t i = 0; i < text.size(); ++i) {
+      const unsigned char u = static_cast<unsigned char>(text[i]);
+      _data[i] = u >= 0x80 || u == 0 ? 0x7f : u;
+    }
+    p = 0;
   }
-  return out;
-}
+};
 
 }  // namespace
 
@@ -79,7 +84,7 @@ std::unique_ptr<ast::File> ParseFile(const SourceManager& sources, uint32_t file
   const uint32_t size = static_cast<uint32_t>(file->text().size());
   empty->range = {file_id, 0, size};
 
-  antlr4::ANTLRInputStream input(AsciiOnly(file->text()));
+  ByteStream input(file->text());
   uringc_antlr::UringLexer lexer(&input);
   lexer.removeErrorListeners();  // ERROR_CHAR catches everything, so the lexer never errs
   std::vector<std::unique_ptr<antlr4::Token>> raw;

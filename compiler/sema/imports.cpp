@@ -21,6 +21,7 @@ class Loader {
   void Run() {
     state_.assign(1, State::kVisiting);
     root_dir_ = DirOf(program_.root().path);
+    if (const SourceFile* f = sources_.Get(program_.root().file_id)) total_ = f->text().size();
     if (char* real = realpath(program_.root().path.c_str(), nullptr)) {
       by_path_[real] = 0;
       free(real);
@@ -78,6 +79,13 @@ class Loader {
                                                             "`: " + error);
         continue;
       }
+      if (total_ + text.size() > kMaxProgramSourceSize) {
+        diags_.Error("ImportNotFound", imp->name_range,
+                     "module `" + imp->name + "` would bring the program's sources past " +
+                         std::to_string(kMaxProgramSourceSize >> 20) + " MiB");
+        continue;
+      }
+      total_ += text.size();
       Module m;
       m.name = imp->name;
       m.path = found;
@@ -132,6 +140,7 @@ class Loader {
   const ParseOptions& parse_options_;
   std::vector<State> state_;
   std::string root_dir_;
+  size_t total_ = 0;  // bytes of source read so far (kMaxProgramSourceSize)
   std::vector<uint32_t> stack_;
   std::map<std::string, uint32_t> by_path_;
   std::map<uint32_t, const ast::ImportDecl*> import_sites_;

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include <memory>
 #include <vector>
 
+#include "diag/formatter.h"
 #include "run_args.h"
 #include "uringc/controller.h"
 #include "uringc/ring.h"
@@ -52,12 +54,15 @@ Result<void> ApplyArg(Controller& ctl, const RunArg& a, Resources& res) {
         return MakeError(EINVAL, "--arg " + a.name + ": an fd parameter must be a 32-bit "
                                  "integer, but `" + a.name + "` is " + v->type_name);
       }
-      const int fd = open(a.value.c_str(), OpenFlags(a.mode) | O_CLOEXEC, 0644);
+      // O_NONBLOCK: opening a FIFO must not wait for its other end (the controller's requests
+      // wait instead); the descriptor is handed over blocking, as a plain open gives it.
+      const int fd = open(a.value.c_str(), OpenFlags(a.mode) | O_CLOEXEC | O_NONBLOCK, 0644);
       if (fd < 0) {
         return MakeError(errno, "--arg " + a.name + ": cannot open `" + a.value + "` (" +
                                     a.mode + "): " + strerror(errno));
       }
       res.fds.push_back(fd);
+      fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
       return ctl.SetInt(a.name, fd);
     }
     case RunArg::Kind::kBuffer: {
@@ -82,7 +87,8 @@ void PrintOutputs(Controller& ctl) {
   for (const GlobalVar& v : ctl.globals().vars()) {
     if (v.read_only() || v.name.rfind("uringc_", 0) == 0) continue;
     auto text = ctl.Format(v.name);
-    std::printf("  %s = %s\n", v.name.c_str(), text ? text->c_str() : "?");
+    std::printf("  %s = %s\n", EscapeForTerminal(v.name).c_str(),
+                text ? EscapeForTerminal(*text).c_str() : "?");
   }
 }
 
@@ -168,9 +174,15 @@ int RunInVm(const RunArgs& args) {
     std::fprintf(stderr, "note: --verifier-log is printed by the guest, not written on the host\n");
   }
   for (const auto& [host, guest] : files) {
-    if (access(host.c_str(), R_OK) != 0) {
+    struct stat st;
+    if (access(host.c_str(), R_OK) != 0 || stat(host.c_str(), &st) != 0) {
       std::fprintf(stderr, "uringc run --vm: cannot read `%s`: %s\n", host.c_str(),
                    strerror(errno));
+      return 1;
+    }
+    if (!S_ISREG(st.st_mode)) {  // copied into the guest: a FIFO or a device would never end
+      std::fprintf(stderr, "uringc run --vm: `%s` is not a regular file; --vm copies the object "
+                   "and the files it reads into the guest\n", host.c_str());
       return 1;
     }
   }
@@ -237,7 +249,8 @@ int RunCommandMain(int argc, char** argv) {
   co.log_size = args.log_size;
   auto ctl = Controller::OpenFile(args.object, co);
   if (!ctl) {
-    std::fprintf(stderr, "%s: %s\n", program.c_str(), ctl.error().message.c_str());
+    std::fprintf(stderr, "%s: %s\n", program.c_str(),
+                 EscapeForTerminal(ctl.error().message).c_str());
     return 1;
   }
   RingOptions ro;
@@ -260,7 +273,8 @@ int RunCommandMain(int argc, char** argv) {
   for (const RunArg& a : args.args) {
     auto r = ApplyArg(**ctl, a, res);
     if (!r) {
-      std::fprintf(stderr, "%s: %s\n", program.c_str(), r.error().message.c_str());
+      std::fprintf(stderr, "%s: %s\n", program.c_str(),
+                   EscapeForTerminal(r.error().message).c_str());
       return 1;
     }
   }
@@ -268,7 +282,7 @@ int RunCommandMain(int argc, char** argv) {
   if (!loaded) {
     // A verifier diagnostic is already `file:line:col: error: ...`; other errors get the name.
     if (!(*ctl)->verifier_report()) std::fprintf(stderr, "%s: ", program.c_str());
-    std::fprintf(stderr, "%s", loaded.error().message.c_str());
+    std::fprintf(stderr, "%s", EscapeForTerminal(loaded.error().message).c_str());
     if (loaded.error().message.empty() || loaded.error().message.back() != '\n')
       std::fprintf(stderr, "\n");
     if (!args.verifier_log.empty() && (*ctl)->verifier_report()) {
@@ -278,7 +292,8 @@ int RunCommandMain(int argc, char** argv) {
   }
   auto attached = (*ctl)->Attach();
   if (!attached) {
-    std::fprintf(stderr, "%s: %s\n", program.c_str(), attached.error().message.c_str());
+    std::fprintf(stderr, "%s: %s\n", program.c_str(),
+                 EscapeForTerminal(attached.error().message).c_str());
     return 1;
   }
   // Ctrl-C and SIGTERM stop the run cleanly: the enter returns -EINTR, outputs are printed.
@@ -293,7 +308,8 @@ int RunCommandMain(int argc, char** argv) {
   while (true) {
     auto out = (*ctl)->Run(run_opts);
     if (!out) {
-      std::fprintf(stderr, "%s: %s\n", program.c_str(), out.error().message.c_str());
+      std::fprintf(stderr, "%s: %s\n", program.c_str(),
+                   EscapeForTerminal(out.error().message).c_str());
       return 1;
     }
     total.status = out->status;

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "source/read_file.h"
 #include "uringc/explain.h"
 #include "uringc/features.h"
 #include "uringc/libbpf_messages.h"
@@ -103,14 +104,10 @@ const std::vector<std::string>& RingConstantNames() {
 
 Result<std::unique_ptr<Controller>> Controller::OpenFile(const std::string& path,
                                                          const ControllerOptions& options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return MakeError(errno ? errno : ENOENT,
-                     "cannot open controller object `" + path + "`: " + strerror(errno));
-  }
-  std::ostringstream s;
-  s << in.rdbuf();
-  const std::string bytes = s.str();
+  // A regular file only (a FIFO would block, /dev/zero never ends), and bounded.
+  std::string bytes, error;
+  if (const int e = ReadRegularFile(path, kMaxObjectFileSize, "a controller object", bytes, error))
+    return MakeError(e, "cannot load controller object: " + error);
   ControllerOptions o = options;
   if (o.object_name.empty()) o.object_name = ObjectNameFromPath(path);
   return OpenMemory(bytes.data(), bytes.size(), o);

@@ -2,11 +2,10 @@
 // table, source text from the file on disk or, failing that, from the line text in BTF.
 #include "uringc/verifier_report.h"
 
-#include <fstream>
 #include <regex>
-#include <sstream>
 
 #include "diag/formatter.h"
+#include "source/read_file.h"
 
 namespace uringc {
 namespace {
@@ -45,12 +44,12 @@ const LineInfo* FindLine(const std::vector<LineInfo>& lines, const std::string& 
   return best;
 }
 
+// The object names its source files; only a regular file within the compiler's size limit is
+// read (an object naming /dev/zero or a FIFO must not hang or exhaust the runtime).
 std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "";
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  std::string text, error;
+  ReadSourceFile(path, text, error);
+  return text;
 }
 
 // Registers the source file and returns a range at line:col. Falls back to a text made of the

@@ -4,9 +4,13 @@ and -O2 to a BPF object, to BPF assembly and to LLVM IR; the same input gives by
 output across processes; --emit-header describes parameters, buffers and outputs; the 7.1 ABI
 names `io_ring_ctx`; bad flags and files with several graphs are usage errors (exit 2); a source
 error is exit 1 with the diagnostic, and so is a fatal error inside LLVM (--test-llvm-fatal).
+Issue 10: i8/i16 are signed in the header and the BTF; only regular files of bounded size are
+read (no hang on a FIFO, no endless read of /dev/zero), for sources, imports, objects and --arg
+files; control bytes never reach the terminal raw and the number of diagnostics is bounded.
 
 usage: compile_cli_test.py URINGC SOURCE_ROOT
 """
+import json
 import os
 import subprocess
 import sys
@@ -18,8 +22,8 @@ EXAMPLES = sorted(os.path.join(ROOT, "examples", f)
                   for f in os.listdir(os.path.join(ROOT, "examples")) if f.endswith(".uring"))
 
 
-def run(*args):
-    return subprocess.run([UR, *args], capture_output=True)
+def run(*args, timeout=None):
+    return subprocess.run([UR, *args], capture_output=True, timeout=timeout)
 
 
 class CompileCli(unittest.TestCase):
@@ -154,6 +158,125 @@ class CompileCli(unittest.TestCase):
         self.assertIn(p.returncode, (0, 1), p.stderr)
         if p.returncode == 1:
             self.assertIn(b"io_uring_bpf_ops", p.stderr)
+
+
+    def write(self, name, text):
+        path = self.out(name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w" if isinstance(text, str) else "wb") as f:
+            f.write(text)
+        return path
+
+    def test_small_signed_integers_are_signed_in_the_header_and_the_btf(self):
+        src = self.write("s.uring", "graph s(a: i8, b: i16, c: u8) -> (x: i8, y: i16, z: u16) {\n"
+                                    " nop()?\n x = a\n y = b\n z = u16(c)\n}\n")
+        p = run("compile", "--emit-header", src, "-o", self.out("s.bpf.o"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(self.out("s.h")) as f:
+            h = f.read()
+        for want in ("typedef __s8 uringc_s_param_a_t;", "typedef __s16 uringc_s_param_b_t;",
+                     "typedef __u8 uringc_s_param_c_t;", "typedef __s8 uringc_s_output_x_t;",
+                     "typedef __s16 uringc_s_output_y_t;", "typedef __u16 uringc_s_output_z_t;"):
+            self.assertIn(want, h)
+        ll = run("compile", "--emit=llvm", src, "-o", "-").stdout.decode()
+        self.assertRegex(ll, r'name: "signed char", size: 8, encoding: DW_ATE_signed_char')
+        self.assertRegex(ll, r'name: "short", size: 16, encoding: DW_ATE_signed\b')
+
+    def test_only_regular_files_of_bounded_size_are_read(self):
+        # Each of these used to block forever (FIFO) or read until bad_alloc (/dev/zero).
+        fifo = self.out("fifo.uring")
+        os.mkfifo(fifo)
+        for cmd in (["check", "/dev/zero"], ["check", fifo], ["compile", fifo, "-o", self.out("x.o")],
+                    ["check", self.dir]):
+            p = run(*cmd, timeout=20)
+            self.assertEqual(p.returncode, 2, (cmd, p.stderr))
+            self.assertIn(b"not a regular file", p.stderr, cmd)
+        self.assertIn(b"`/dev/zero` is a character device", run("check", "/dev/zero").stderr)
+        self.assertIn(b"is a FIFO", run("check", fifo, timeout=20).stderr)
+        # An import that is a FIFO is a diagnostic at the import.
+        main = self.write("m/main.uring", "import lib.f\ngraph g() { nop()? }\n")
+        os.makedirs(self.out("m/lib"))
+        os.mkfifo(self.out("m/lib/f.uring"))
+        p = run("check", main, timeout=20)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn(b"[ImportNotFound]", p.stderr)
+        self.assertIn(b"is a FIFO, not a regular file", p.stderr)
+        # Past 4 MiB a file is refused from its size alone (a sparse file: nothing is read).
+        mib4 = 4 * 1024 * 1024
+        big = self.out("big.uring")
+        with open(big, "wb") as f:
+            f.truncate(mib4 + 1)
+        p = run("check", big, timeout=20)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn(b"is larger than 4 MiB, the limit for a source file", p.stderr)
+        head = "graph g() { nop()? }\n"
+        exact = self.write("exact.uring", head + " " * (mib4 - len(head)))
+        self.assertEqual(os.path.getsize(exact), mib4)
+        p = run("check", exact, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        # A program's files together stay within 16 MiB: the fifth 4 MiB import is refused.
+        imports = "".join(f"import part{i}\n" for i in range(5))
+        main = self.write("p/main.uring", imports + head)
+        for i in range(5):
+            text = f"const C{i} = {i}\n"
+            self.write(f"p/part{i}.uring", text + " " * (mib4 - 64 - len(text)))
+        p = run("check", main, timeout=120)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn(b"main.uring:5:8: error: module `part4` would bring the program's sources "
+                      b"past 16 MiB [ImportNotFound]", p.stderr)
+        # The runtime: an object that is a FIFO or a device.
+        ofifo = self.out("o.bpf.o")
+        os.mkfifo(ofifo)
+        for obj in (ofifo, "/dev/zero"):
+            p = run("run", obj, timeout=20)
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertIn(b"not a regular file", p.stderr)
+        # --arg PATH:r on a FIFO no writer opened: the open does not wait (it used to hang before
+        # the controller was even loaded); the run then goes on (or stops for a missing feature).
+        src = self.write("f.uring", "graph f(f: fd) -> (r: fd) {\n nop()?\n r = f\n}\n")
+        p = run("run", src, "--arg", "f=" + fifo + ":r", timeout=60)
+        self.assertIn(p.returncode, (0, 1), p.stderr)
+        self.assertNotIn(b"cannot open", p.stderr)
+
+    def test_control_bytes_never_reach_the_terminal(self):
+        src = self.write("esc.uring", b"graph g() {\n    let x\x1b[2J\x07 = 1\n}\n")
+        p = run("check", src)
+        self.assertEqual(p.returncode, 1)
+        for raw in (b"\x1b", b"\x07"):
+            self.assertNotIn(raw, p.stderr)
+        self.assertIn(b"<U+001B>", p.stderr)
+        p = run("check", "--diagnostics-format=json", src)
+        self.assertNotIn(b"\x1b", p.stderr)
+        diags = json.loads(p.stderr.decode("utf-8"))
+        self.assertTrue(diags and all(d["file"] == src for d in diags))
+        bad = self.write("bad.uring", b"graph g() { \xff\xfe }\n")
+        p = run("check", "--diagnostics-format=json", bad)
+        json.loads(p.stderr.decode("utf-8"))  # valid UTF-8 and valid JSON
+
+    def test_the_number_of_diagnostics_is_bounded(self):
+        # 2,000 sema errors: 50 are shown, then TooManyErrors; the summary counts all.
+        body = "".join(f" let v{i}: u8 = 300 + undefined{i}\n" for i in range(2000))
+        src = self.write("many.uring", "graph g() {\n" + body + "}\n")
+        p = run("check", src)
+        err = p.stderr.decode()
+        self.assertEqual(p.returncode, 1)
+        self.assertEqual(err.count(": error: "), 51, err[-500:])
+        self.assertIn("[TooManyErrors]", err)
+        self.assertIn("--error-limit=50", err)
+        self.assertRegex(err, r"\b[0-9]{4} errors")
+        self.assertLess(len(err), 20000)
+        p = run("check", "--error-limit=3", src)
+        self.assertEqual(p.stderr.decode().count(": error: "), 4)
+        p = run("check", "--error-limit=0", src)
+        self.assertGreaterEqual(p.stderr.decode().count(": error: "), 2000)
+        p = run("check", "--diagnostics-format=json", "--error-limit=3", src)
+        kinds = [d["kind"] for d in json.loads(p.stderr)]
+        self.assertEqual(kinds.count("UndefinedName"), 3)
+        self.assertIn("TooManyErrors", kinds)
+        p = run("check", "--error-limit=many", src)
+        self.assertEqual(p.returncode, 2)
+        p = run("compile", "--error-limit=2", src, "-o", self.out("x.o"))
+        self.assertEqual(p.stderr.decode().count(": error: "), 3)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <fstream>
 #include <sstream>
 
@@ -48,6 +52,25 @@ TEST(ControllerTest, NotAnObject) {
   ASSERT_FALSE(c.ok());
   EXPECT_NE(c.error().message.find("not a BPF object"), std::string::npos);
   EXPECT_FALSE(uringc::Controller::OpenFile("/nonexistent/x.bpf.o").ok());
+}
+
+// Only a regular file of bounded size is read: /dev/zero used to be read until bad_alloc and a
+// FIFO blocked forever (issue 10).
+TEST(ControllerTest, OnlyARegularFileIsReadAsTheObject) {
+  auto zero = uringc::Controller::OpenFile("/dev/zero");
+  ASSERT_FALSE(zero.ok());
+  EXPECT_EQ(zero.error().code, -EINVAL);
+  EXPECT_NE(zero.error().message.find("`/dev/zero` is a character device"), std::string::npos)
+      << zero.error().message;
+  const std::string fifo = "/tmp/uringc_controller_test_fifo_" + std::to_string(getpid());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  auto f = uringc::Controller::OpenFile(fifo);
+  unlink(fifo.c_str());
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.error().message.find("is a FIFO"), std::string::npos) << f.error().message;
+  auto dir = uringc::Controller::OpenFile("/tmp");
+  ASSERT_FALSE(dir.ok());
+  EXPECT_EQ(dir.error().code, -EISDIR);
 }
 
 TEST(ControllerTest, ChoosingAnOpsMapThatDoesNotExist) {

@@ -53,5 +53,76 @@ TEST(Formatter, JsonEscapesAndCarriesEveryField) {
   EXPECT_EQ(FormatJson({}, sm), "[]\n");
 }
 
+// Terminal safety (issue 10): a source line with ESC or BEL must not reach the terminal raw; the
+// marker stays under the same characters as shown.
+TEST(Formatter, ControlBytesAreEscapedAndTheMarkerFollows) {
+  SourceManager sm;
+  uint32_t f = sm.Add("c.uring", "x\x1b[2J\a = 1\n");
+  DiagnosticList diags;
+  diags.Error("SyntaxError", {f, 7, 8}, "unexpected `=`");  // after ESC [ 2 J BEL and a space
+  EXPECT_EQ(FormatText(diags.items()[0], sm),
+            "c.uring:1:8: error: unexpected `=` [SyntaxError]\n"
+            "x<U+001B>[2J<U+0007> = 1\n"
+            "                     ^\n");
+  diags.Error("SyntaxError", {f, 1, 3}, "a range over the ESC and `[`");
+  EXPECT_EQ(FormatText(diags.items()[1], sm),
+            "c.uring:1:2: error: a range over the ESC and `[` [SyntaxError]\n"
+            "x<U+001B>[2J<U+0007> = 1\n"
+            " ^~~~~~~~~\n");
+}
+
+TEST(Formatter, MessagesFileNamesAndInvalidUtf8AreEscaped) {
+  SourceManager sm;
+  // A comment with valid UTF-8 (one column per character), a C1 control (U+009B, CSI on some
+  // terminals), a bidi override (U+202E) and a byte that is not UTF-8.
+  uint32_t f = sm.Add("a\x1b.uring", "// \xc3\xa9\xc2\x9b\xe2\x80\xae\xff\nx\n");
+  DiagnosticList diags;
+  diags.Error("K", {f, 10, 11}, "bell \a, line\nbreak");  // the 0xff byte
+  EXPECT_EQ(FormatText(diags.items()[0], sm),
+            "a<U+001B>.uring:1:11: error: bell <U+0007>, line\nbreak [K]\n"
+            "// \xc3\xa9<U+009B><U+202E><FF>\n"
+            "                    ^~~~\n");
+  EXPECT_EQ(EscapeForTerminal("tab\tok, \xe2\x82\xac ok, \x7f, \xc0\xaf"),
+            "tab\tok, \xe2\x82\xac ok, <U+007F>, <C0><AF>");
+}
+
+TEST(Formatter, JsonStaysValidUtf8AndEscapesControls) {
+  SourceManager sm;
+  uint32_t f = sm.Add("b\xff.uring", "x\n");
+  DiagnosticList diags;
+  diags.Error("K", {f, 0, 1}, "esc \x1b del \x7f csi \xc2\x9b euro \xe2\x82\xac bad \xfe");
+  EXPECT_EQ(FormatJson(diags.items(), sm),
+            "[\n{\"file\":\"b\\ufffd.uring\",\"line\":1,\"column\":1,\"end_line\":1,"
+            "\"end_column\":2,\"severity\":\"error\",\"kind\":\"K\",\"message\":"
+            "\"esc \\u001b del \\u007f csi \\u009b euro \xe2\x82\xac bad \\ufffd\",\"notes\":[]}\n]\n");
+}
+
+// The list keeps `limit` errors, then one TooManyErrors for the rest, and `limit` warnings, then
+// one TooManyWarnings note; the counts include what was left out.
+TEST(DiagnosticList, KeepsAtMostTheLimitAndCountsTheRest) {
+  DiagnosticList diags;
+  diags.set_limit(3);
+  for (int i = 0; i < 1000; ++i) {
+    diags.Error("E", {}, "e").notes.push_back({{}, "note"});
+    diags.Warning("W", {}, "w");
+  }
+  EXPECT_EQ(diags.ErrorCount(), 1000u);
+  EXPECT_EQ(diags.WarningCount(), 1000u);
+  EXPECT_TRUE(diags.HasErrors());
+  std::string kinds;
+  for (const Diagnostic& d : diags.items()) kinds += d.kind + " ";
+  EXPECT_EQ(kinds, "E W E W E W TooManyErrors TooManyWarnings ");
+  EXPECT_EQ(diags.items()[6].severity, Severity::kError);
+  EXPECT_EQ(diags.items()[7].severity, Severity::kNote);
+
+  DiagnosticList all;
+  all.set_limit(0);
+  for (int i = 0; i < 1000; ++i) all.Error("E", {}, "e");
+  EXPECT_EQ(all.items().size(), 1000u);
+  DiagnosticList by_default;
+  for (int i = 0; i < 1000; ++i) by_default.Error("E", {}, "e");
+  EXPECT_EQ(by_default.items().size(), DiagnosticList::kDefaultLimit + 1);
+}
+
 }  // namespace
 }  // namespace uringc

@@ -41,8 +41,12 @@ struct ControllerOptions {
 /// each one it finds from the ring.
 const std::vector<std::string>& RingConstantNames();
 
+/// The largest object file OpenFile reads (compiled controllers are a few hundred KiB at most).
+inline constexpr size_t kMaxObjectFileSize = size_t{64} << 20;
+
 class Controller {
  public:
+  /// Reads a regular file of at most kMaxObjectFileSize bytes (else EINVAL, EFBIG) and opens it.
   static Result<std::unique_ptr<Controller>> OpenFile(const std::string& path,
                                                       const ControllerOptions& options = {});
   static Result<std::unique_ptr<Controller>> OpenMemory(const void* data, size_t size,
