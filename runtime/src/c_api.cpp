@@ -142,6 +142,20 @@ int uringc_ctl__set_bytes(uringc_ctl* ctl, const char* name, const void* data, s
   return Check(ctl, ctl->ctl->SetBytes(name, data, size));
 }
 
+int uringc_ctl__set_buffer(uringc_ctl* ctl, const char* name, void* data, size_t size) {
+  if (!ctl || !name) return -EINVAL;
+  return Check(ctl, ctl->ctl->SetBuffer(name, data, size));
+}
+
+int uringc_ctl__buffer_size(uringc_ctl* ctl, const char* name, uint64_t* size) {
+  if (!ctl || !name || !size) return -EINVAL;
+  auto r = ctl->ctl->BufferBytes(name);
+  if (!r) return Fail(ctl, r.error());
+  ctl->last_error.clear();
+  *size = *r;
+  return 0;
+}
+
 int uringc_ctl__get_int(uringc_ctl* ctl, const char* name, int64_t* value) {
   if (!ctl || !name || !value) return -EINVAL;
   auto r = ctl->ctl->GetInt(name);

@@ -51,6 +51,11 @@ inline constexpr uint32_t kGraphMemRegionSizeWithPaths =
 /// The object declares `.rodata uringc_mem_min` with this value so a host can size the region.
 uint32_t GraphMemRegionSize(const rgir::Graph& graph);
 
+/// Each `buffers[N] of SIZE` parameter `p` comes with `.rodata __u64 uringc_buffer_bytes_<p> =
+/// N * SIZE`: the bytes the host must provide at `p`'s address. The runtime reads it by name and
+/// refuses shorter memory (kBufferBytesPrefix in runtime/include/uringc/controller.h).
+inline constexpr const char* kBufferBytesGlobalPrefix = "uringc_buffer_bytes_";
+
 /// Adds the controller for `graph` (program `<graph>`, ops `<graph>_ops`) to `module`. Limits
 /// the lowering cannot meet (too many task instances) are reported as diagnostics; returns false
 /// then.
