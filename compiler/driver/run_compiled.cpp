@@ -3,16 +3,20 @@
 // private temporary directory (the runtime and --vm need a file), and hands everything else to
 // the runtime's RunCommandMain, exactly as `uringc-run` would. A `.bpf.o` runs as it is.
 // `--target-kernel=auto --vm` targets the guests' kernels (the suites given), not the host's.
+// The temporary object is removed however the command ends, by a signal before the run starts
+// too (runtime/cli/interrupt.h); a failed write of it is an error, not half an object.
 #include <unistd.h>
 
-#include <cstdio>
-#include <fstream>
+#include <exception>
 #include <iostream>
+#include <new>
 
 #include "diag/formatter.h"
 #include "driver/compile_command.h"
+#include "interrupt.h"
 #include "run_args.h"
 #include "run_command.h"
+#include "temp_files.h"
 
 namespace uringc::driver {
 namespace {
@@ -21,9 +25,7 @@ bool EndsWith(const std::string& s, const std::string& e) {
   return s.size() >= e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0;
 }
 
-}  // namespace
-
-int RunCompiledMain(const std::vector<std::string>& args) {
+int RunCompiled(const std::vector<std::string>& args) {
   std::vector<std::string> rest;
   CompileRequest req;
   std::string stdlib, target = "7.2";
@@ -81,16 +83,20 @@ int RunCompiledMain(const std::vector<std::string>& args) {
     }
     for (const Diagnostic& d : c.diagnostics.items()) std::cerr << FormatText(d, c.sources);
     if (!obj) return 1;
-    char tmpl[] = "/tmp/uringc-run-XXXXXX";
-    if (mkdtemp(tmpl) == nullptr) {
-      std::perror("uringc run: cannot create a temporary directory");
+    auto made = MakeTempDir("uringc-run");
+    if (!made) {
+      std::cerr << "uringc run: error: " << made.error().message << "\n";
       return 1;
     }
-    dir = tmpl;
+    dir = *made;
     const std::string path = dir + "/" + graph + ".bpf.o";
-    std::ofstream f(path, std::ios::binary);
-    f.write(obj->data(), static_cast<std::streamsize>(obj->size()));
-    f.close();
+    auto written = WriteNewFile(path, *obj);
+    if (!written) {
+      RemoveTemp(dir);
+      std::cerr << "uringc run: error: cannot write the compiled object: "
+                << written.error().message << "\n";
+      return 1;
+    }
     for (std::string& r : rest) {
       if (r.empty()) r = path;
     }
@@ -103,11 +109,28 @@ int RunCompiledMain(const std::vector<std::string>& args) {
   const int status = RunCommandMain(static_cast<int>(argv_s.size()), argv.data());
   if (!dir.empty()) {
     for (const std::string& r : rest) {
-      if (r.rfind(dir + "/", 0) == 0) unlink(r.c_str());
+      if (r.rfind(dir + "/", 0) == 0) RemoveTemp(r);
     }
-    rmdir(dir.c_str());
+    RemoveTemp(dir);
   }
   return status;
+}
+
+}  // namespace
+
+int RunCompiledMain(const std::vector<std::string>& args) {
+  // From the temporary object's creation until the run starts, a signal removes it and ends
+  // the command with 130 (RunCommandMain takes over from there, and hands this back).
+  SignalScope scope;
+  ExitOnSignal();
+  try {
+    return RunCompiled(args);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "uringc run: error: out of memory\n";
+  } catch (const std::exception& e) {
+    std::cerr << "uringc run: internal error: " << e.what() << "\n";
+  }
+  return 1;
 }
 
 }  // namespace uringc::driver

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "uringc/controller.h"
+
 namespace uringc {
 namespace {
 
@@ -130,7 +132,10 @@ Result<RunArgs> ParseRunArgs(int argc, char** argv) {
       URINGC_TRY(number(&out.mem_region));
     } else if (arg == "--log-size") {
       URINGC_TRY(number(&out.log_size));
-      if (out.log_size < 4096) return MakeError(EINVAL, "--log-size: at least 4096 bytes");
+      if (out.log_size < 4096 || out.log_size > kMaxVerifierLogSize) {
+        return MakeError(EINVAL, "--log-size: 4096 to " + std::to_string(kMaxVerifierLogSize) +
+                                     " bytes (the kernel's limit)");
+      }
     } else if (arg == "--max-enters") {
       URINGC_TRY(number(&out.max_enters));
     } else if (arg.rfind("-", 0) == 0) {

@@ -1,6 +1,7 @@
 // The run command (see run_command.h): argument handling, fd and buffer parameters, SIGINT as a
-// clean stop, the report, and --vm, which hands the same command to tests/vm/run-vm-tests.py with
-// the object and input files copied into the guest.
+// clean stop once the controller runs (before that, interrupt.h), the report, and --vm, which
+// hands the same command to tests/vm/run-vm-tests.py with the object and input files copied into
+// the guest. No exception leaves it: one escaping the runtime would abort the command.
 #include "run_command.h"
 
 #include <fcntl.h>
@@ -11,12 +12,18 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <memory>
+#include <new>
 #include <vector>
 
 #include "diag/formatter.h"
+#include "arg_files.h"
+#include "interrupt.h"
 #include "run_args.h"
+#include "temp_files.h"
 #include "uringc/controller.h"
 #include "uringc/ring.h"
 
@@ -28,20 +35,12 @@ void OnStop(int) { stop_requested = 1; }
 
 // Files and buffers handed to the controller; closed and freed when the command ends.
 struct Resources {
-  std::vector<int> fds;
+  ArgFiles files;
   std::vector<std::pair<void*, size_t>> buffers;
   ~Resources() {
-    for (int fd : fds) close(fd);
     for (auto& [p, n] : buffers) munmap(p, n);
   }
 };
-
-int OpenFlags(const std::string& mode) {
-  if (mode == "r") return O_RDONLY;
-  if (mode == "w") return O_WRONLY;
-  if (mode == "rw") return O_RDWR;
-  return O_RDWR | O_CREAT | O_TRUNC;  // create
-}
 
 Result<void> ApplyArg(Controller& ctl, const RunArg& a, Resources& res) {
   switch (a.kind) {
@@ -54,16 +53,9 @@ Result<void> ApplyArg(Controller& ctl, const RunArg& a, Resources& res) {
         return MakeError(EINVAL, "--arg " + a.name + ": an fd parameter must be a 32-bit "
                                  "integer, but `" + a.name + "` is " + v->type_name);
       }
-      // O_NONBLOCK: opening a FIFO must not wait for its other end (the controller's requests
-      // wait instead); the descriptor is handed over blocking, as a plain open gives it.
-      const int fd = open(a.value.c_str(), OpenFlags(a.mode) | O_CLOEXEC | O_NONBLOCK, 0644);
-      if (fd < 0) {
-        return MakeError(errno, "--arg " + a.name + ": cannot open `" + a.value + "` (" +
-                                    a.mode + "): " + strerror(errno));
-      }
-      res.fds.push_back(fd);
-      fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-      return ctl.SetInt(a.name, fd);
+      auto fd = res.files.Open(a.name, a.value, a.mode);
+      if (!fd) return fd.error();
+      return ctl.SetInt(a.name, *fd);
     }
     case RunArg::Kind::kBuffer: {
       auto v = ctl.globals().Find(a.name);
@@ -110,17 +102,43 @@ std::string SelfExe() {
   return n > 0 ? std::string(buf, static_cast<size_t>(n)) : "";
 }
 
+// Length of the valid UTF-8 sequence at s[i] (as Python decodes it: no overlong forms, no
+// surrogates, nothing past U+10FFFF), or 0.
+size_t Utf8Length(const std::string& s, size_t i) {
+  const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  if (c < 0x80) return 1;
+  const size_t n = c >= 0xc2 && c <= 0xdf   ? 2
+                   : c >= 0xe0 && c <= 0xef ? 3
+                   : c >= 0xf0 && c <= 0xf4 ? 4
+                                            : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k)
+    if ((b(i + k) & 0xc0) != 0x80) return 0;
+  if ((c == 0xe0 && b(i + 1) < 0xa0) || (c == 0xed && b(i + 1) >= 0xa0) ||
+      (c == 0xf0 && b(i + 1) < 0x90) || (c == 0xf4 && b(i + 1) >= 0x90))
+    return 0;
+  return n;
+}
+
+// A JSON string for the VM runner. File names may hold any bytes: a byte that is not part of
+// valid UTF-8 becomes the surrogate escape \udcXX, which Python's os functions turn back into
+// that byte (PEP 383).
 std::string JsonString(const std::string& s) {
   std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    const size_t n = Utf8Length(s, i);
+    if (n == 0 || c < 0x20) {
       char b[8];
-      snprintf(b, sizeof(b), "\\u%04x", c);
+      snprintf(b, sizeof(b), "\\u%04x", n == 0 ? 0xdc00 + c : c);
       out += b;
+      ++i;
       continue;
     }
-    out += c;
+    if (c == '"' || c == '\\') out += '\\';
+    out.append(s, i, n);
+    i += n;
   }
   return out + "\"";
 }
@@ -186,12 +204,6 @@ int RunInVm(const RunArgs& args) {
       return 1;
     }
   }
-  char manifest[] = "/tmp/uringc-run-vm-XXXXXX";
-  const int fd = mkstemp(manifest);
-  if (fd < 0) {
-    std::perror("uringc run --vm: mkstemp");
-    return 1;
-  }
   std::string json = "[{\"name\": \"uringc-run\", \"argv\": [";
   for (size_t i = 0; i < argv.size(); ++i) json += (i ? ", " : "") + JsonString(argv[i]);
   json += "], \"env\": {}, \"files\": [";
@@ -200,10 +212,12 @@ int RunInVm(const RunArgs& args) {
             JsonString(files[i].second) + "]";
   }
   json += "]}]\n";
-  const bool written = write(fd, json.data(), json.size()) == static_cast<ssize_t>(json.size());
-  close(fd);
+  auto dir = MakeTempDir("uringc-run-vm");
+  const std::string manifest = dir ? *dir + "/manifest.json" : "";
+  auto written = dir ? WriteNewFile(manifest, json) : Result<void>(dir.error());
   if (!written) {
-    unlink(manifest);
+    if (dir) RemoveTemp(*dir);
+    std::fprintf(stderr, "uringc run --vm: %s\n", written.error().message.c_str());
     return 1;
   }
   std::vector<std::string> cmd = {"/usr/bin/python3", URINGC_VM_RUNNER, "--manifest", manifest,
@@ -211,25 +225,44 @@ int RunInVm(const RunArgs& args) {
   const std::vector<std::string> suites =
       args.suites.empty() ? std::vector<std::string>{"sid"} : args.suites;
   for (const std::string& s : suites) cmd.insert(cmd.end(), {"--suite", s});
-  const pid_t pid = fork();
-  if (pid == 0) {
-    std::vector<char*> c;
-    for (std::string& s : cmd) c.push_back(s.data());
-    c.push_back(nullptr);
-    execv(c[0], c.data());
-    std::perror("uringc run --vm: cannot start the VM runner (/usr/bin/python3)");
-    _exit(127);
+  std::vector<char*> c;
+  for (std::string& s : cmd) c.push_back(s.data());
+  c.push_back(nullptr);
+  pid_t pid;
+  {
+    // The runner gets SIGINT/SIGTERM forwarded (it stops its guest and cleans up); it starts
+    // with default handlers, and no signal falls between fork and forwarding.
+    SignalBlock block;
+    pid = fork();
+    if (pid == 0) {
+      RestoreDefaultSignals();
+      execv(c[0], c.data());
+      std::perror("uringc run --vm: cannot start the VM runner (/usr/bin/python3)");
+      _exit(127);
+    }
+    if (pid > 0) ForwardSignalsTo(pid);
   }
-  int status = 1;
-  if (pid > 0) waitpid(pid, &status, 0);
-  unlink(manifest);
+  int status = 1, sig = 0;
+  if (pid > 0) {
+    // Wait without reaping, so that a forwarded signal can never reach a recycled pid.
+    siginfo_t info;
+    while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR) {
+    }
+    sig = ForwardSignalsTo(0);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  RemoveTemp(manifest);
+  RemoveTemp(*dir);
+  const bool stopped = WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT ||
+                                                WTERMSIG(status) == SIGTERM ||
+                                                WTERMSIG(status) == SIGHUP);
+  if (sig || stopped || (WIFEXITED(status) && WEXITSTATUS(status) == 130)) return 130;
   return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 }
 
-}  // namespace
-
-int RunCommandMain(int argc, char** argv) {
-  const std::string program = argc > 0 ? Basename(argv[0]) : "uringc-run";
+int RunCommand(int argc, char** argv, const std::string& program) {
+  stop_requested = 0;
   auto parsed = ParseRunArgs(argc, argv);
   if (!parsed) {
     std::fprintf(stderr, "%s: %s\n%s", program.c_str(), parsed.error().message.c_str(),
@@ -285,7 +318,8 @@ int RunCommandMain(int argc, char** argv) {
     std::fprintf(stderr, "%s", EscapeForTerminal(loaded.error().message).c_str());
     if (loaded.error().message.empty() || loaded.error().message.back() != '\n')
       std::fprintf(stderr, "\n");
-    if (!args.verifier_log.empty() && (*ctl)->verifier_report()) {
+    if (!args.verifier_log.empty() && (*ctl)->verifier_report() &&
+        loaded.error().message.find("cannot write the verifier log") == std::string::npos) {
       std::fprintf(stderr, "note: the verifier log is in %s\n", args.verifier_log.c_str());
     }
     return 1;
@@ -296,11 +330,18 @@ int RunCommandMain(int argc, char** argv) {
                  EscapeForTerminal(attached.error().message).c_str());
     return 1;
   }
+  // The run starts: only now are `PATH:create` files emptied.
+  auto started = res.files.StartRun();
+  if (!started) {
+    std::fprintf(stderr, "%s: %s\n", program.c_str(), started.error().message.c_str());
+    return 1;
+  }
   // Ctrl-C and SIGTERM stop the run cleanly: the enter returns -EINTR, outputs are printed.
   struct sigaction sa {};
   sa.sa_handler = OnStop;
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGHUP, &sa, nullptr);
   RunOptions run_opts;
   run_opts.return_on_interrupt = true;
   run_opts.max_enters = args.max_enters;
@@ -329,6 +370,23 @@ int RunCommandMain(int argc, char** argv) {
   std::fflush(stdout);
   if (total.status == RunStatus::kInterrupted) return 130;
   return total.status == RunStatus::kDone ? 0 : 1;
+}
+
+}  // namespace
+
+int RunCommandMain(int argc, char** argv) {
+  const std::string program = argc > 0 ? Basename(argv[0]) : "uringc-run";
+  // Until the controller runs, a signal removes what the command made and ends it with 130.
+  SignalScope scope;
+  ExitOnSignal();
+  try {
+    return RunCommand(argc, argv, program);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "%s: out of memory\n", program.c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.what());
+  }
+  return 1;
 }
 
 }  // namespace uringc

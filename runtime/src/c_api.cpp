@@ -1,8 +1,11 @@
-// The C API (uringc.h) over the C++ classes: no exception or C++ type crosses it, options are read
-// only up to the size the caller compiled against.
+// The C API (uringc.h) over the C++ classes: no exception or C++ type crosses it (an allocation
+// that fails is -ENOMEM, with errno set for the constructors), options are read only up to the
+// size the caller compiled against.
 #include "uringc/uringc.h"
 
 #include <cstring>
+#include <exception>
+#include <new>
 #include <string>
 
 #include "uringc/controller.h"
@@ -40,6 +43,43 @@ int Fail(uringc_ctl* ctl, const uringc::Error& e) {
   return e.code;
 }
 
+// The error an escaping exception stands for.
+uringc::Error FromException(std::exception_ptr e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::bad_alloc&) {
+    return uringc::Error{-ENOMEM, "out of memory"};
+  } catch (const std::exception& x) {
+    return uringc::Error{-EIO, std::string("internal error: ") + x.what()};
+  } catch (...) {
+    return uringc::Error{-EIO, "internal error"};
+  }
+}
+
+// In the catch of a function-try-block: the exception becomes its errno and the last error.
+int Caught(uringc_ctl* ctl) {
+  const uringc::Error e = FromException(std::current_exception());
+  try {
+    if (ctl) ctl->last_error = e.message;
+  } catch (...) {
+    if (ctl) ctl->last_error.clear();
+  }
+  return e.code;
+}
+
+// The same for constructors: NULL with errno and uringc_last_error() set.
+template <typename T>
+T* CaughtNew() {
+  const uringc::Error e = FromException(std::current_exception());
+  try {
+    last_error = e.message;
+  } catch (...) {
+    last_error.clear();
+  }
+  errno = -e.code;
+  return nullptr;
+}
+
 template <typename T>
 int Check(uringc_ctl* ctl, const uringc::Result<T>& r) {
   if (r.ok()) {
@@ -53,7 +93,7 @@ int Check(uringc_ctl* ctl, const uringc::Result<T>& r) {
 
 extern "C" {
 
-uringc_ring* uringc_ring__create(const uringc_ring_opts* opts) {
+uringc_ring* uringc_ring__create(const uringc_ring_opts* opts) try {
   uringc_ring_opts o;
   if (!ReadOpts(opts, &o)) {
     last_error = "uringc_ring_opts: bad sz or unknown fields set";
@@ -72,6 +112,8 @@ uringc_ring* uringc_ring__create(const uringc_ring_opts* opts) {
     return nullptr;
   }
   return new uringc_ring{std::move(*r)};
+} catch (...) {
+  return CaughtNew<uringc_ring>();
 }
 
 int uringc_ring__fd(const uringc_ring* ring) { return ring ? ring->ring->fd() : -EINVAL; }
@@ -84,7 +126,7 @@ void* uringc_ring__mem_region(const uringc_ring* ring, size_t* size) {
 void uringc_ring__destroy(uringc_ring* ring) { delete ring; }
 
 static uringc_ctl* OpenCommon(const uringc_ctl_open_opts* opts, const char* path, const void* buf,
-                              size_t size) {
+                              size_t size) try {
   uringc_ctl_open_opts o;
   if (!ReadOpts(opts, &o)) {
     last_error = "uringc_ctl_open_opts: bad sz or unknown fields set";
@@ -104,6 +146,8 @@ static uringc_ctl* OpenCommon(const uringc_ctl_open_opts* opts, const char* path
     return nullptr;
   }
   return new uringc_ctl{std::move(*r), ""};
+} catch (...) {
+  return CaughtNew<uringc_ctl>();
 }
 
 uringc_ctl* uringc_ctl__open_file(const char* path, const uringc_ctl_open_opts* opts) {
@@ -122,35 +166,45 @@ uringc_ctl* uringc_ctl__open_mem(const void* buf, size_t size, const uringc_ctl_
   return OpenCommon(opts, nullptr, buf, size);
 }
 
-int uringc_ctl__set(uringc_ctl* ctl, const char* name, const char* value) {
+int uringc_ctl__set(uringc_ctl* ctl, const char* name, const char* value) try {
   if (!ctl || !name || !value) return -EINVAL;
   return Check(ctl, ctl->ctl->Set(name, value));
+} catch (...) {
+  return Caught(ctl);
 }
 
-int uringc_ctl__set_int(uringc_ctl* ctl, const char* name, int64_t value) {
+int uringc_ctl__set_int(uringc_ctl* ctl, const char* name, int64_t value) try {
   if (!ctl || !name) return -EINVAL;
   return Check(ctl, ctl->ctl->SetInt(name, value));
+} catch (...) {
+  return Caught(ctl);
 }
 
-int uringc_ctl__set_uint(uringc_ctl* ctl, const char* name, uint64_t value) {
+int uringc_ctl__set_uint(uringc_ctl* ctl, const char* name, uint64_t value) try {
   if (!ctl || !name) return -EINVAL;
   return Check(ctl, ctl->ctl->SetUint(name, value));
+} catch (...) {
+  return Caught(ctl);
 }
 
-int uringc_ctl__set_bytes(uringc_ctl* ctl, const char* name, const void* data, size_t size) {
+int uringc_ctl__set_bytes(uringc_ctl* ctl, const char* name, const void* data, size_t size) try {
   if (!ctl || !name || !data) return -EINVAL;
   return Check(ctl, ctl->ctl->SetBytes(name, data, size));
+} catch (...) {
+  return Caught(ctl);
 }
 
-int uringc_ctl__get_int(uringc_ctl* ctl, const char* name, int64_t* value) {
+int uringc_ctl__get_int(uringc_ctl* ctl, const char* name, int64_t* value) try {
   if (!ctl || !name || !value) return -EINVAL;
   auto r = ctl->ctl->GetInt(name);
   if (!r) return Fail(ctl, r.error());
   *value = *r;
   return 0;
+} catch (...) {
+  return Caught(ctl);
 }
 
-int uringc_ctl__get_bytes(uringc_ctl* ctl, const char* name, void* data, size_t size) {
+int uringc_ctl__get_bytes(uringc_ctl* ctl, const char* name, void* data, size_t size) try {
   if (!ctl || !name || !data) return -EINVAL;
   auto r = ctl->ctl->GetBytes(name);
   if (!r) return Fail(ctl, r.error());
@@ -161,24 +215,32 @@ int uringc_ctl__get_bytes(uringc_ctl* ctl, const char* name, void* data, size_t 
   }
   memcpy(data, r->data(), size);
   return 0;
+} catch (...) {
+  return Caught(ctl);
 }
 
-int uringc_ctl__load(uringc_ctl* ctl, uringc_ring* ring) {
+int uringc_ctl__load(uringc_ctl* ctl, uringc_ring* ring) try {
   if (!ctl || !ring) return -EINVAL;
   return Check(ctl, ctl->ctl->Load(*ring->ring));
+} catch (...) {
+  return Caught(ctl);
 }
 
-int uringc_ctl__attach(uringc_ctl* ctl) {
+int uringc_ctl__attach(uringc_ctl* ctl) try {
   if (!ctl) return -EINVAL;
   return Check(ctl, ctl->ctl->Attach());
+} catch (...) {
+  return Caught(ctl);
 }
 
-int uringc_ctl__detach(uringc_ctl* ctl) {
+int uringc_ctl__detach(uringc_ctl* ctl) try {
   if (!ctl) return -EINVAL;
   return Check(ctl, ctl->ctl->Detach());
+} catch (...) {
+  return Caught(ctl);
 }
 
-int uringc_ctl__run(uringc_ctl* ctl, const uringc_run_opts* opts, uringc_run_result* result) {
+int uringc_ctl__run(uringc_ctl* ctl, const uringc_run_opts* opts, uringc_run_result* result) try {
   if (!ctl) return -EINVAL;
   uringc_run_opts o;
   if (!ReadOpts(opts, &o)) return Fail(ctl, uringc::MakeError(EINVAL, "uringc_run_opts: bad sz"));
@@ -206,6 +268,8 @@ int uringc_ctl__run(uringc_ctl* ctl, const uringc_run_opts* opts, uringc_run_res
     memcpy(result, &out, result->sz < sizeof(out) ? result->sz : sizeof(out));
   }
   return 0;
+} catch (...) {
+  return Caught(ctl);
 }
 
 const char* uringc_ctl__last_error(const uringc_ctl* ctl) {

@@ -5,11 +5,14 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cstring>
 #include <fstream>
+#include <new>
 #include <sstream>
 
 #include "source/read_file.h"
@@ -51,6 +54,17 @@ int MemberOffset(const bpf_object* obj, const bpf_map* map, const char* member) 
     if (strcmp(btf__name_by_offset(b, m[i].name_off), member) == 0)
       return static_cast<int>(btf_member_bit_offset(t, i) / 8);
   return -1;
+}
+
+// Writes the verifier log where the options say; returns a note when that failed (a full disk,
+// a missing folder), so the caller is not told the log is there when it is not.
+std::string WriteVerifierLog(const std::string& path, const std::string& log) {
+  if (path.empty()) return "";
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << log;
+  out.close();
+  if (out) return "";
+  return "note: cannot write the verifier log to `" + path + "`\n";
 }
 
 class ControllerLoop final : public LoopTarget {
@@ -115,8 +129,21 @@ Result<std::unique_ptr<Controller>> Controller::OpenFile(const std::string& path
 
 Result<std::unique_ptr<Controller>> Controller::OpenMemory(const void* data, size_t size,
                                                            const ControllerOptions& options) {
-  std::unique_ptr<Controller> c(new Controller());
-  c->elf_.assign(static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + size);
+  if (options.log_size < kMinVerifierLogSize || options.log_size > kMaxVerifierLogSize) {
+    return MakeError(EINVAL, "the verifier log size must be " +
+                                 std::to_string(kMinVerifierLogSize) + " to " +
+                                 std::to_string(kMaxVerifierLogSize) +
+                                 " bytes (the kernel's limit), not " +
+                                 std::to_string(options.log_size));
+  }
+  std::unique_ptr<Controller> c(new (std::nothrow) Controller());
+  if (!c) return MakeError(ENOMEM, "out of memory");
+  try {
+    c->elf_.assign(static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + size);
+  } catch (const std::bad_alloc&) {
+    return MakeError(ENOMEM, "a controller object of " + std::to_string(size) +
+                                 " bytes does not fit in memory");
+  }
   c->options_ = options;
   if (c->options_.object_name.empty()) c->options_.object_name = "controller";
   URINGC_TRY(c->Init(options));
@@ -171,7 +198,12 @@ Result<void> Controller::Init(const ControllerOptions&) {
   // (6.4+) keeps the log's tail when it does not fit.
   bpf_program* prog;
   bpf_object__for_each_program(prog, object_) {
-    auto buf = std::make_unique<char[]>(options_.log_size);
+    // Not zeroed: the pages cost memory only once the kernel writes a log into them.
+    std::unique_ptr<char[]> buf(new (std::nothrow) char[options_.log_size]);
+    if (!buf) {
+      return MakeError(ENOMEM, "cannot allocate a verifier log of " +
+                                   std::to_string(options_.log_size) + " bytes");
+    }
     buf[0] = '\0';
     bpf_program__set_log_buf(prog, buf.get(), options_.log_size);
     log_bufs_.emplace_back(bpf_program__name(prog), std::move(buf));
@@ -385,16 +417,13 @@ Result<void> Controller::ReportLoadFailure(int err) {
     bpf_program* prog = bpf_object__find_program_by_name(object_, name.c_str());
     const std::string section = prog ? bpf_program__section_name(prog) : "";
     std::string log(buf.get(), strnlen(buf.get(), options_.log_size));
-    if (!options_.verifier_log_path.empty()) {
-      std::ofstream out(options_.verifier_log_path, std::ios::binary);
-      out << log;
-    }
+    const std::string log_note = WriteVerifierLog(options_.verifier_log_path, log);
     auto lines = ReadLineInfo(std::string_view(reinterpret_cast<const char*>(elf_.data()),
                                                elf_.size()));
     report_ = BuildVerifierReport(name, section, err, std::move(log),
                                   lines ? *lines : std::vector<LineInfo>{});
     has_report_ = true;
-    std::string text = report_.text;
+    std::string text = report_.text + log_note;
     if (err == -ENOSPC) {
       text += "note: the verifier log did not fit in " + std::to_string(options_.log_size) +
               " bytes; its tail was kept\n";
@@ -402,11 +431,10 @@ Result<void> Controller::ReportLoadFailure(int err) {
     return MakeError(err, text);
   }
   // libbpf's unresolved kfunc message also comes without a kernel log.
-  if (!options_.verifier_log_path.empty()) {
-    std::ofstream out(options_.verifier_log_path, std::ios::binary);
-    out << libbpf_messages_;
-  }
-  return MakeError(err, ExplainLoadError(err, libbpf_messages_, ReadPrivileges()));
+  const std::string log_note = WriteVerifierLog(options_.verifier_log_path, libbpf_messages_);
+  std::string text = ExplainLoadError(err, libbpf_messages_, ReadPrivileges());
+  if (!log_note.empty() && !text.empty() && text.back() != '\n') text += '\n';
+  return MakeError(err, text + log_note);
 }
 
 Result<void> Controller::Attach() {

@@ -5,6 +5,7 @@
 #include <bpf/libbpf.h>
 #include <sys/utsname.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -129,7 +130,8 @@ Privileges ReadPrivileges() {
   std::string line;
   while (std::getline(in, line)) {
     if (line.rfind("CapEff:", 0) == 0) {
-      return PrivilegesFromCapEff(std::stoull(line.substr(7), nullptr, 16));
+      // strtoull, not std::stoull: a malformed line must not throw out of the runtime.
+      return PrivilegesFromCapEff(strtoull(line.c_str() + 7, nullptr, 16));
     }
   }
   return {};

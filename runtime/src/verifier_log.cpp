@@ -3,6 +3,8 @@
 // the last instruction line before the message, the source is the last annotation before that.
 #include "uringc/verifier_log.h"
 
+#include <charconv>
+#include <climits>
 #include <cstring>
 #include <regex>
 
@@ -21,6 +23,18 @@ std::vector<std::string_view> SplitLines(std::string_view s) {
     start = nl + 1;
   }
   return lines;
+}
+
+// A decimal number the regexes matched; saturates instead of throwing as std::stoul would (a
+// log line can carry any digits).
+uint32_t ToU32(const std::string& digits) {
+  uint32_t v = 0;
+  auto r = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  return r.ec == std::errc() ? v : UINT32_MAX;
+}
+int ToInt(const std::string& digits) {
+  const uint32_t v = ToU32(digits);
+  return v > INT_MAX ? INT_MAX : static_cast<int>(v);
 }
 
 bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
@@ -103,12 +117,12 @@ void ParseStructured(const std::vector<std::string_view>& lines, ParsedVerifierL
         if (std::regex_match(line, m, kPlace) && !out.has_source) {
           out.has_source = true;
           out.source.file = m[2];
-          out.source.line = static_cast<uint32_t>(std::stoul(m[3]));
-          out.source.column = static_cast<uint32_t>(std::stoul(m[4]));
+          out.source.line = ToU32(m[3]);
+          out.source.column = ToU32(m[4]);
         } else if (StartsWith(text, "Instruction context:")) {
           in_instructions = true;
         } else if (in_instructions && std::regex_search(line, m, kMarkedInsn)) {
-          out.insn = std::stoi(m[1]);
+          out.insn = ToInt(m[1]);
           out.insn_text = std::string(Trim(text.substr(3)));
         }
         break;
@@ -117,8 +131,8 @@ void ParseStructured(const std::vector<std::string_view>& lines, ParsedVerifierL
           VerifierPathStep step;
           step.function = m[1];
           step.place.file = m[2];
-          step.place.line = static_cast<uint32_t>(std::stoul(m[3]));
-          step.place.column = static_cast<uint32_t>(std::stoul(m[4]));
+          step.place.line = ToU32(m[3]);
+          step.place.column = ToU32(m[4]);
           out.causal_path.push_back(step);
           in_instructions = false;
         } else if (StartsWith(text, "Instruction context:")) {
@@ -188,15 +202,15 @@ ParsedVerifierLog ParseVerifierLog(std::string_view log) {
   // The failing instruction: an explicit "at insn N" in the message wins over the last insn line.
   std::smatch m;
   if (out.insn < 0 && std::regex_search(out.reason, m, std::regex(R"(at insn (\d+))"))) {
-    out.insn = std::stoi(m[1]);
+    out.insn = ToInt(m[1]);
   }
   int insn_line = -1;
   for (int k = msg_begin - 1; k >= 0; --k) {
     const std::string s(lines[k]);
     if (std::regex_search(s, m, InsnRe())) {
-      if (out.insn < 0 || std::stoi(m[1]) == out.insn) {
+      if (out.insn < 0 || ToInt(m[1]) == out.insn) {
         insn_line = k;
-        if (out.insn < 0) out.insn = std::stoi(m[1]);
+        if (out.insn < 0) out.insn = ToInt(m[1]);
         out.insn_text = s;
         break;
       }
@@ -218,7 +232,7 @@ ParsedVerifierLog ParseVerifierLog(std::string_view log) {
   for (int k = insn_line >= 0 ? insn_line : msg_begin - 1; out.has_source && k >= 0; --k) {
     const std::string s(lines[k]);
     if (std::regex_match(s, m, SourceRe())) {
-      if (static_cast<uint32_t>(std::stoul(m[3])) == out.source.line) out.source.text = m[1];
+      if (ToU32(m[3]) == out.source.line) out.source.text = m[1];
       break;
     }
   }
@@ -229,7 +243,7 @@ ParsedVerifierLog ParseVerifierLog(std::string_view log) {
         out.has_source = true;
         out.source.text = m[1];
         out.source.file = m[2];
-        out.source.line = static_cast<uint32_t>(std::stoul(m[3]));
+        out.source.line = ToU32(m[3]);
         break;
       }
     }

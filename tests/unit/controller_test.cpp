@@ -73,6 +73,29 @@ TEST(ControllerTest, OnlyARegularFileIsReadAsTheObject) {
   EXPECT_EQ(dir.error().code, -EISDIR);
 }
 
+// The kernel takes at most UINT_MAX >> 2 bytes of log; more used to allocate (and zero) it all,
+// 16 GiB ending in an uncaught bad_alloc. The largest allowed one is not touched until used.
+TEST(ControllerTest, VerifierLogSizeIsBoundedAndLazy) {
+  uringc::ControllerOptions o;
+  for (size_t bad : {size_t{16} << 30, size_t{4} << 30, uringc::kMaxVerifierLogSize + 1,
+                     size_t{0}, uringc::kMinVerifierLogSize - 1}) {
+    o.log_size = bad;
+    auto c = uringc::Controller::OpenFile(URINGC_NOP_NAMED_OBJECT, o);
+    ASSERT_FALSE(c.ok()) << bad;
+    EXPECT_EQ(c.error().code, -EINVAL);
+    EXPECT_NE(c.error().message.find("to 1073741823 bytes (the kernel's limit)"),
+              std::string::npos)
+        << c.error().message;
+  }
+  o.log_size = uringc::kMaxVerifierLogSize;
+  EXPECT_TRUE(uringc::Controller::OpenFile(URINGC_NOP_NAMED_OBJECT, o).ok());
+  URINGC_OPTS(uringc_ctl_open_opts, copts, .log_size = size_t{16} << 30);
+  errno = 0;
+  EXPECT_EQ(uringc_ctl__open_file(URINGC_NOP_NAMED_OBJECT, &copts), nullptr);
+  EXPECT_EQ(errno, EINVAL);
+  EXPECT_NE(std::string(uringc_last_error()).find("the kernel's limit"), std::string::npos);
+}
+
 TEST(ControllerTest, ChoosingAnOpsMapThatDoesNotExist) {
   uringc::ControllerOptions o;
   o.ops_map = "other_ops";

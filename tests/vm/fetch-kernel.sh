@@ -13,6 +13,9 @@
 # A cached kernel younger than URINGC_KERNEL_MAX_AGE_DAYS (default 7) is used without any network
 # access; an older one is refreshed, and kept if the mirror cannot be reached.
 # URINGC_CACHE_DIR (default ~/.cache/uringc) and URINGC_DEBIAN_MIRROR override the defaults.
+# Each fetch records the files' checksums (`sha256sums`); an entry that no longer matches them (a
+# truncated copy, flipped bytes, an emptied file) is damaged and fetched again, or named when it
+# cannot be. A cache this user cannot write (read-only) is used when its kernel is intact.
 #
 # What the kernel must have is read from two places: the config (linux-base-<release>, which
 # trixie-backports lacks for its 7.1 kernels) and the image's own BTF (bpftool on the vmlinux
@@ -39,17 +42,76 @@ mirror=${URINGC_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 say() { echo "fetch-kernel[$suite]: $*" >&2; }
 
 # One fetch at a time per cache: parallel CTest jobs share the apt lists folder and the kernels.
-mkdir -p "$cache"
-exec 9>"$cache/.fetch.lock"
-flock 9
+# Without write access there is no lock and nothing to fetch: only an intact kernel can be used.
+if { mkdir -p "$cache" && exec 9>>"$cache/.fetch.lock"; } 2>/dev/null; then
+  flock 9
+  writable=1
+else
+  writable=
+fi
 
-# A usable cache entry: the image, its release, and the evidence it was checked (config or abi).
+# A complete cache entry: the image, its release, the evidence it was checked (config or abi),
+# and an abi that is one of the two this project knows.
 cached_is_complete() {
-  [[ -s $dest/vmlinuz && -s $dest/release && ( -s $dest/config || -s $dest/abi ) ]]
+  [[ -s $dest/vmlinuz && -s $dest/release && ( -s $dest/config || -s $dest/abi ) ]] &&
+    { [[ ! -e $dest/abi ]] || grep -qx '7\.[12]' "$dest/abi"; }
 }
-if cached_is_complete && [[ -n $(find "$dest/release" -mtime "-$max_age_days" 2>/dev/null) ]]; then
-  echo "$dest"
-  exit 0
+# An intact entry: complete and matching the checksums of its fetch. Sets `damage` to the reason
+# when an entry is there but unusable. Entries cached before checksums existed get theirs now.
+cached_is_intact() {
+  damage=
+  [[ -e $dest ]] || return 1
+  if ! cached_is_complete; then
+    local f
+    for f in vmlinuz release; do [[ -s $dest/$f ]] || damage="${damage:+$damage, }$f is empty or missing"; done
+    if [[ -e $dest/abi ]] && ! grep -qx '7\.[12]' "$dest/abi"; then
+      damage="${damage:+$damage, }abi holds '$(head -c 20 "$dest/abi" | tr -cd '[:print:]')', not 7.1 or 7.2"
+    fi
+    damage=${damage:-neither config nor abi}
+    return 1
+  fi
+  if [[ ! -s $dest/sha256sums ]]; then
+    [[ -n $writable ]] || { say "no checksums recorded in the read-only $dest; using it as it is"; return 0; }
+    record_checksums "$dest"
+    say "recorded the checksums of the kernel cached in $dest (cached before checksums existed)"
+  fi
+  if ! grep -q ' vmlinuz$' "$dest/sha256sums" ||
+     ! (cd "$dest" && sha256sum --quiet --strict -c sha256sums) >/dev/null 2>&1; then
+    damage="$( (cd "$dest" && sha256sum --quiet -c sha256sums 2>&1) | grep -v WARNING |
+      tr '\n' ' ' | sed 's/ *$//')"
+    damage="it does not match the checksums recorded when it was fetched${damage:+: $damage}"
+    return 1
+  fi
+}
+record_checksums() {  # record_checksums DIR
+  (cd "$1" && sha256sum vmlinuz release $(ls abi config 2>/dev/null) >sha256sums.new &&
+    mv sha256sums.new sha256sums)
+}
+damaged() {  # what to say about a damaged entry
+  echo "the kernel cached in $dest is damaged ($damage)"
+}
+
+damage=
+if cached_is_intact; then
+  if [[ -n $(find "$dest/release" -mtime "-$max_age_days" 2>/dev/null) ]]; then
+    echo "$dest"
+    exit 0
+  fi
+  if [[ -z $writable ]]; then
+    say "$cache is read-only: using the cached kernel $(cat "$dest/release") without refreshing it"
+    echo "$dest"
+    exit 0
+  fi
+elif [[ -n $damage ]]; then
+  if [[ -z $writable ]]; then
+    say "$(damaged), and $cache is read-only, so it cannot be fetched again: delete $dest or" \
+        "point URINGC_CACHE_DIR elsewhere"
+    exit 1
+  fi
+  say "$(damaged); fetching it again"
+elif [[ -z $writable ]]; then
+  say "cannot write the cache $cache, and no kernel is cached in $dest"
+  exit 1
 fi
 
 apt_dir=$cache/apt
@@ -66,10 +128,14 @@ apt_opts=(
 )
 
 use_stale_cache() {
-  if cached_is_complete; then
+  if cached_is_intact; then
     say "$1; using the cached kernel $(cat "$dest/release")"
     echo "$dest"
     exit 0
+  fi
+  if [[ -n $damage ]]; then
+    say "$1, and $(damaged): delete $dest and run again when the mirror can be reached"
+    exit 1
   fi
   say "$1, and no kernel is cached in $dest"
   exit 1
@@ -107,7 +173,7 @@ else
   [[ -n $release ]] || use_stale_cache "suite $apt_suite has no $series.x cloud kernel"
 fi
 
-if cached_is_complete && [[ $(cat "$dest/release") == "$release" ]]; then
+if cached_is_intact && [[ $(cat "$dest/release") == "$release" ]]; then
   touch "$dest/release"
   echo "$dest"
   exit 0
@@ -197,6 +263,7 @@ fi
 cp "$vmlinuz" "$dest.new/vmlinuz"
 [[ -z $config ]] || cp "$config" "$dest.new/config"
 echo "$release" >"$dest.new/release"
+record_checksums "$dest.new"
 rm -rf "$dest"
 mv "$dest.new" "$dest"
 checked=${config:+config}

@@ -10,11 +10,15 @@ stays silent or overruns the time limit is reported as such, never as a test res
 Usage: run-vm-tests.py --manifest FILE [--suite sid --suite trixie-backports] [--timeout S]
 Without --suite it boots sid and trixie-backports; a pinned series (trixie-backports-7.1) only
 when named, as it runs a manifest of its own.
-The manifest is JSON: [{"name": ..., "argv": [binary, args...], "env": {...}}, ...].
+The manifest is JSON: [{"name": ..., "argv": [binary, args...], "env": {...}}, ...]; strings
+may carry file names that are not UTF-8 as surrogate escapes (\udc80-\udcff, one per byte).
+SIGINT and SIGTERM stop the guest and remove the runner's temporary files; the exit status is
+then 130.
 """
 import argparse
 import json
 import os
+import signal
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -29,14 +33,21 @@ def main():
                              + " and ".join(vmlib.DEFAULT_SUITES) + ")")
     parser.add_argument("--timeout", type=float, default=600,
                         help="seconds one boot may take, tests included")
+    parser.add_argument("--boot-timeout", type=float, default=vmlib.BOOT_TIMEOUT,
+                        help="seconds the guest's kernel may take to reach /init")
     parser.add_argument("--retries", type=int, default=1,
                         help="boots to retry after a guest crash (not after a test failure)")
     parser.add_argument("--filter", default=None,
                         help="passed to every test as GTEST_FILTER")
     args = parser.parse_args()
 
-    with open(args.manifest) as f:
-        tests = [vmlib.GuestTest.from_json(t) for t in json.load(f)]
+    with open(args.manifest, "rb") as f:
+        manifest = f.read().decode("utf-8", "surrogateescape")
+    try:
+        tests = [vmlib.GuestTest.from_json(t) for t in json.loads(manifest)]
+    except (ValueError, KeyError, TypeError) as e:
+        print(f"run-vm-tests: {args.manifest} is not a test manifest: {e}", file=sys.stderr)
+        return 2
     if args.filter:
         for t in tests:
             t.env["GTEST_FILTER"] = args.filter
@@ -45,7 +56,8 @@ def main():
     failed = False
     for suite in suites:
         try:
-            ok = vmlib.run_suite(suite, tests, timeout=args.timeout, retries=args.retries)
+            ok = vmlib.run_suite(suite, tests, timeout=args.timeout, retries=args.retries,
+                                 boot_timeout=args.boot_timeout)
         except vmlib.VmError as e:
             print(f"[{suite}] ERROR: {e}", flush=True)
             ok = False
@@ -53,5 +65,26 @@ def main():
     return 1 if failed else 0
 
 
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM: unwinds through every `finally` (qemu killed, temporary files gone)."""
+
+
+def on_signal(signum, frame):
+    # Once is enough: a second signal (the terminal's and a forwarded one) must not cut the
+    # clean-up short.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise Interrupted(signal.Signals(signum).name)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    # File names may hold any bytes; print them escaped rather than fail on them.
+    sys.stdout.reconfigure(errors="backslashreplace")
+    sys.stderr.reconfigure(errors="backslashreplace")
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    try:
+        sys.exit(main())
+    except Interrupted as e:
+        print(f"run-vm-tests: interrupted ({e}); the guest was stopped", file=sys.stderr, flush=True)
+        sys.exit(130)

@@ -1,20 +1,28 @@
 """The VM runner's failure paths, end to end: each must end quickly with a clear message and a
-non-zero exit, never a hang or a pass. Boots real guests (label `vm`)."""
+non-zero exit, never a hang or a pass. Boots real guests (label `vm`).
+
+Damaged kernel caches are copies of the real one in temporary folders (URINGC_CACHE_DIR): the
+shared cache is only read, never changed."""
+import hashlib
 import json
 import os
+import shutil
 import subprocess
 import tempfile
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUNNER = os.path.join(HERE, "run-vm-tests.py")
+FETCH = os.path.join(HERE, "fetch-kernel.sh")
+UNREACHABLE = "http://127.0.0.1:9/debian"
 
 
-def run_runner(manifest, *args, env=None, timeout=120):
+def run_runner(manifest, *args, env=None, timeout=120, prefix=()):
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(manifest, f)
     try:
-        proc = subprocess.run(["/usr/bin/python3", RUNNER, "--manifest", f.name, *args],
+        proc = subprocess.run([*prefix, "/usr/bin/python3", RUNNER, "--manifest", f.name, *args],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                               env={**os.environ, **(env or {})}, timeout=timeout)
     finally:
@@ -24,6 +32,40 @@ def run_runner(manifest, *args, env=None, timeout=120):
 
 
 SLEEPER = [{"name": "sleeper", "argv": ["/bin/sleep", "600"], "env": {}}]
+TRUE = [{"name": "true", "argv": ["/bin/busybox", "true"], "env": {}}]
+
+
+def cache_copy(tmp):
+    """A copy of the sid kernel's cache entry (fetched first if needed) in tmp, with checksums;
+    returns the copy's kernel folder."""
+    proc = subprocess.run([FETCH, "sid"], stdout=subprocess.PIPE, text=True, check=True)
+    dest = os.path.join(tmp, "kernels", "sid")
+    shutil.copytree(proc.stdout.strip(), dest)  # keeps the times: the copy is as fresh
+    subprocess.run([FETCH, "sid"], env={**os.environ, "URINGC_CACHE_DIR": tmp,
+                                        "URINGC_DEBIAN_MIRROR": UNREACHABLE},
+                   stdout=subprocess.DEVNULL, check=True)
+    assert os.path.exists(os.path.join(dest, "sha256sums"))
+    return dest
+
+
+def flip_bytes(path):
+    with open(path, "r+b") as f:
+        f.seek(os.path.getsize(path) // 2)
+        data = f.read(4096)
+        f.seek(-len(data), os.SEEK_CUR)
+        f.write(bytes(b ^ 0xFF for b in data))
+
+
+def read_only(folder):
+    """A command prefix that runs the rest with folder read-only: a private read-only bind mount
+    (even root cannot write there), or plain permissions for other users."""
+    if os.geteuid() != 0:
+        for root, dirs, files in os.walk(folder):
+            for name in dirs + files + ["."]:
+                os.chmod(os.path.join(root, name), 0o555)
+        return []
+    script = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" "$0" && exec "$@"'
+    return ["unshare", "--map-root-user", "--mount", "sh", "-c", script, folder]
 
 
 class RunnerFailureTest(unittest.TestCase):
@@ -54,6 +96,81 @@ class RunnerFailureTest(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("the guest kernel crashed", out)
         self.assertIn("FAIL panic: did not finish", out)
+
+
+class DamagedCacheTest(unittest.TestCase):
+    """A kernel cache damaged after its fetch is noticed before a boot (checksums), fetched again,
+    and named when it cannot be; a kernel that does not boot is stopped at the boot limit."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="uringc-cache-")
+        self.kernel = cache_copy(self.tmp)
+        self.env = {"URINGC_CACHE_DIR": self.tmp, "URINGC_DEBIAN_MIRROR": UNREACHABLE}
+
+    def tearDown(self):
+        subprocess.run(["chmod", "-R", "u+w", self.tmp])
+        shutil.rmtree(self.tmp)
+
+    def assert_named_as_damaged(self, what):
+        start = time.monotonic()
+        rc, out = run_runner(TRUE, "--suite", "sid", env=self.env)
+        self.assertEqual(rc, 1)
+        self.assertIn(f"the kernel cached in {self.kernel} is damaged", out)
+        self.assertIn(what, out)
+        self.assertIn("fetching it again", out)
+        self.assertIn("cannot reach Debian's mirror", out)
+        self.assertNotIn("PASS", out)
+        self.assertNotIn("guest", out)  # never booted
+        self.assertLess(time.monotonic() - start, 60)
+
+    def test_truncated_kernel(self):
+        os.truncate(os.path.join(self.kernel, "vmlinuz"), 1 << 20)
+        self.assert_named_as_damaged("vmlinuz: FAILED")
+
+    def test_kernel_with_flipped_bytes(self):
+        flip_bytes(os.path.join(self.kernel, "vmlinuz"))
+        self.assert_named_as_damaged("vmlinuz: FAILED")
+
+    def test_empty_abi(self):
+        open(os.path.join(self.kernel, "abi"), "w").close()
+        self.assert_named_as_damaged("abi holds '', not 7.1 or 7.2")
+
+    def test_empty_abi_in_a_cache_from_before_checksums(self):
+        os.unlink(os.path.join(self.kernel, "sha256sums"))
+        open(os.path.join(self.kernel, "abi"), "w").close()
+        self.assert_named_as_damaged("abi holds '', not 7.1 or 7.2")
+
+    def test_kernel_that_does_not_boot_is_stopped_at_the_boot_limit(self):
+        # Damaged before its checksums were taken (say, a bad download): only booting shows it.
+        vmlinuz = os.path.join(self.kernel, "vmlinuz")
+        flip_bytes(vmlinuz)
+        sums = os.path.join(self.kernel, "sha256sums")
+        with open(sums) as f:
+            lines = f.read().splitlines()
+        with open(vmlinuz, "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+        with open(sums, "w") as f:
+            f.write("".join((f"{digest}  vmlinuz" if line.endswith(" vmlinuz") else line) + "\n"
+                            for line in lines))
+        start = time.monotonic()
+        rc, out = run_runner(TRUE, "--suite", "sid", "--boot-timeout", "15", env=self.env)
+        self.assertEqual(rc, 1)
+        self.assertIn("the guest's kernel did not reach /init within 15 s", out)
+        self.assertIn(f"{vmlinuz} does not boot and may be damaged (delete {self.kernel}", out)
+        self.assertNotIn("\x1b", out)  # the firmware's terminal codes are escaped
+        self.assertLess(time.monotonic() - start, 100)
+
+    def test_read_only_cache_is_used(self):
+        rc, out = run_runner(TRUE, "--suite", "sid", env=self.env, prefix=read_only(self.tmp))
+        self.assertEqual(rc, 0, out)
+        self.assertIn("PASS true", out)
+
+    def test_read_only_damaged_cache_is_named(self):
+        os.truncate(os.path.join(self.kernel, "vmlinuz"), 1 << 20)
+        rc, out = run_runner(TRUE, "--suite", "sid", env=self.env, prefix=read_only(self.tmp))
+        self.assertEqual(rc, 1)
+        self.assertIn(f"the kernel cached in {self.kernel} is damaged", out)
+        self.assertIn("is read-only, so it cannot be fetched again", out)
 
 
 if __name__ == "__main__":

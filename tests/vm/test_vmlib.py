@@ -72,6 +72,40 @@ class GuestFilesTest(unittest.TestCase):
             with self.assertRaises(vmlib.VmError):
                 vmlib.copy_files(root, [("/nonexistent", "/data/x")])
 
+    def test_names_that_are_not_utf8_keep_their_bytes(self):
+        # `uringc run --vm` writes a byte that is not UTF-8 as the surrogate escape \udcXX.
+        import json
+        import os
+        import tempfile
+        with tempfile.TemporaryDirectory() as root, tempfile.TemporaryDirectory() as src:
+            host = os.path.join(os.fsencode(src), b"in\xff.txt")
+            with open(host, "wb") as f:
+                f.write(b"bytes")
+            manifest = json.dumps({"name": "r", "argv": ["/tests/x", "/data/in\udcff.txt"],
+                                   "files": [[os.fsdecode(host), "/data/in\udcff.txt"]]})
+            t = vmlib.GuestTest.from_json(json.loads(manifest))
+            vmlib.copy_files(root, t.files)
+            with open(os.path.join(os.fsencode(root), b"data/in\xff.txt"), "rb") as g:
+                self.assertEqual(g.read(), b"bytes")
+            script = vmlib.init_script([t], 60).encode("utf-8", "surrogateescape")
+            self.assertIn(b"'/tests/x' '/data/in\xff.txt'", script)
+
+    def test_verify_cache_names_a_damaged_file(self):
+        import os
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            for name, text in (("vmlinuz", "kernel"), ("release", "7.2.13\n")):
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(text)
+            subprocess.run(f"cd {d} && sha256sum vmlinuz release > sha256sums", shell=True,
+                           check=True)
+            vmlib.verify_cache(d)
+            with open(os.path.join(d, "vmlinuz"), "a") as f:
+                f.write("!")
+            with self.assertRaisesRegex(vmlib.VmError, f"the kernel cache {d} is damaged "
+                                        r"\(vmlinuz does not match"):
+                vmlib.verify_cache(d)
+
 
 class KernelCacheTest(unittest.TestCase):
     """fetch_kernel on a fresh cache entry, so fetch-kernel.sh answers without apt."""

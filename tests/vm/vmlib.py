@@ -5,6 +5,7 @@ Kept apart from the command-line front end so the console parser can be unit-tes
 """
 import dataclasses
 import gzip
+import hashlib
 import os
 import re
 import select
@@ -23,6 +24,9 @@ SUITES = {"sid": "7.2", "trixie-backports": "7.2", "trixie-backports-7.1": "7.1"
 DEFAULT_SUITES = ("sid", "trixie-backports")
 
 MARK = "@@URINGC"
+# Seconds a guest may take to reach its /init (the `@@URINGC KERNEL` line); about 4 s under
+# software emulation. A kernel that gets no further is damaged, whatever the full time limit.
+BOOT_TIMEOUT = 120
 CRASH_PATTERNS = re.compile(
     r"Kernel panic|Oops:|BUG: |general protection fault|int3: 0000|Call Trace:|"
     r"watchdog: BUG: soft lockup|end Kernel panic")
@@ -74,6 +78,7 @@ class Console:
     results: list
     done_status: int | None  # the guest's overall status, None if it never finished
     crash: str | None        # the first line that shows the guest kernel crashed
+    booted: bool = True      # whether /init ran (the KERNEL line)
 
 
 def find_qemu():
@@ -90,23 +95,58 @@ def fetch_kernel(suite):
     Raises VmError when the kernel's ABI (read from its BTF by fetch-kernel.sh) is not the one the
     suite stands for: a 7.1 suite that booted a 7.2 kernel would prove nothing about 7.1."""
     proc = subprocess.run([os.path.join(HERE, "fetch-kernel.sh"), suite],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          errors="surrogateescape")
     for line in proc.stderr.splitlines():
         print(line, flush=True)
     if proc.returncode != 0:
         raise VmError(f"cannot fetch a kernel from {suite}: "
                       + (proc.stderr.strip().splitlines() or ["fetch-kernel.sh failed"])[-1])
     folder = proc.stdout.strip()
-    with open(os.path.join(folder, "release")) as f:
-        release = f.read().strip()
+    release = read_cached(folder, "release")
     abi_file = os.path.join(folder, "abi")
     if os.path.exists(abi_file):  # absent only where bpftool was missing and a config vouched
-        with open(abi_file) as f:
-            abi = f.read().strip()
+        abi = read_cached(folder, "abi")
         if suite in SUITES and abi != SUITES[suite]:
             raise VmError(f"{release} has the {abi} kernel ABI, but suite {suite} stands for "
-                          f"{SUITES[suite]}")
+                          f"{SUITES[suite]} (cache: {folder})")
     return folder, release
+
+
+def read_cached(folder, name):
+    """A one-line file of the kernel cache; a damaged (empty, binary) one is named as such."""
+    with open(os.path.join(folder, name), "rb") as f:
+        text = f.read(200).decode("utf-8", "replace").strip()
+    if not text or not text.isprintable():
+        raise VmError(f"the kernel cache {folder} is damaged: `{name}` holds {text!r}; "
+                      f"delete {folder} to fetch the kernel again")
+    return text
+
+
+def verify_cache(folder):
+    """Checks the cached files against the checksums fetch-kernel.sh recorded (`sha256sums`).
+
+    Raises VmError naming the folder when one differs. A cache from before checksums (read-only,
+    so fetch-kernel.sh could not add them) has none to check."""
+    sums = os.path.join(folder, "sha256sums")
+    if not os.path.exists(sums):
+        return
+    with open(sums, "rb") as f:
+        entries = [line.split(None, 1) for line in f.read().splitlines() if line.strip()]
+    for digest, name in entries:
+        name = name.lstrip(b"*").decode("utf-8", "surrogateescape")
+        h = hashlib.sha256()
+        try:
+            with open(os.path.join(folder, name), "rb") as f:
+                for chunk in iter(lambda: f.read(1 << 20), b""):
+                    h.update(chunk)
+        except OSError as e:
+            raise VmError(f"the kernel cache {folder} is damaged ({name}: {e.strerror}); "
+                          f"delete {folder} to fetch the kernel again") from None
+        if h.hexdigest().encode() != digest:
+            raise VmError(f"the kernel cache {folder} is damaged ({name} does not match the "
+                          f"checksum recorded when it was fetched); delete {folder} or run "
+                          "again to fetch the kernel again")
 
 
 def shared_libraries(binary):
@@ -179,7 +219,9 @@ def build_initramfs(tests, out_path, guest_timeout):
             copy_files(root, t.files)
             guest_tests.append(GuestTest(t.name, ["/tests/" + os.path.basename(binary)]
                                          + t.argv[1:], t.env))
-        with open(os.path.join(root, "init"), "w") as f:
+        # Paths may hold any bytes (surrogate-escaped since the manifest was read): keep them.
+        with open(os.path.join(root, "init"), "w", encoding="utf-8",
+                  errors="surrogateescape") as f:
             f.write(init_script(guest_tests, guest_timeout))
         os.chmod(os.path.join(root, "init"), 0o755)
         names = subprocess.run(["find", ".", "-print0"], cwd=root, check=True,
@@ -218,17 +260,25 @@ def qemu_command(qemu, kernel, initrd, kvm):
     return cmd
 
 
-def boot(cmd, timeout):
-    """Runs qemu; returns its console lines. Raises VmError if it overruns timeout seconds."""
+def boot(cmd, timeout, boot_timeout=BOOT_TIMEOUT):
+    """Runs qemu; returns its console lines. Raises VmError if it overruns timeout seconds, or
+    if its kernel has not started /init (the KERNEL line) within boot_timeout seconds."""
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + timeout
+    start = time.monotonic()
+    deadline = start + timeout
+    kernel = cmd[cmd.index("-kernel") + 1] if "-kernel" in cmd else "the kernel"
     data = b""
     try:
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise VmError(f"the guest did not finish within {timeout:.0f} s; last output:\n"
+                              + tail(data))
+            if time.monotonic() - start > boot_timeout and KERNEL_LINE not in data:
+                raise VmError(f"the guest's kernel did not reach /init within {boot_timeout:.0f}"
+                              f" s: {kernel} does not boot and may be damaged (delete "
+                              f"{os.path.dirname(kernel)} to fetch it again); last output:\n"
                               + tail(data))
             ready, _, _ = select.select([proc.stdout], [], [], min(left, 1.0))
             if ready:
@@ -247,13 +297,19 @@ def boot(cmd, timeout):
     return data.decode("utf-8", "replace").replace("\r", "").splitlines()
 
 
+KERNEL_LINE = f"{MARK} KERNEL".encode()
+
+
 def tail(data, n=20):
-    return "\n".join(data.decode("utf-8", "replace").replace("\r", "").splitlines()[-n:])
+    """The last n lines, with control characters (the firmware's terminal codes) escaped."""
+    lines = data.decode("utf-8", "replace").replace("\r", "").splitlines()[-n:]
+    return "\n".join("".join(c if c.isprintable() or c == "\t" else f"\\x{ord(c):02x}"
+                              for c in line) for line in lines)
 
 
 def parse_console(lines):
     """Splits the console into per-test results, the guest's final status and any crash."""
-    results, current, done, crash = [], None, None, None
+    results, current, done, crash, booted = [], None, None, None, False
     for line in lines:
         if crash is None and CRASH_PATTERNS.search(line):
             crash = line.strip()
@@ -272,6 +328,7 @@ def parse_console(lines):
                 done = int(words[1]) if words[1].isdigit() else 1
                 continue
             if words and words[0] == "KERNEL":
+                booted = True
                 continue
         if current is not None:
             current.output.append(line)
@@ -280,7 +337,7 @@ def parse_console(lines):
                 current.cases.append((m.group(1), m.group(2)))
     if current is not None:
         results.append(current)  # began but never ended: exit_code stays -1
-    return Console(results, done, crash)
+    return Console(results, done, crash, booted)
 
 
 def verdicts(result):
@@ -297,7 +354,7 @@ def verdicts(result):
     return [("PASS" if result.exit_code == 0 else "FAIL", result.name)]
 
 
-def run_suite(suite, tests, timeout, retries):
+def run_suite(suite, tests, timeout, retries, boot_timeout=BOOT_TIMEOUT):
     """Boots the suite's kernel with tests; prints results; True when every test passed."""
     qemu = find_qemu()
     kernel_dir, release = fetch_kernel(suite)
@@ -307,29 +364,30 @@ def run_suite(suite, tests, timeout, retries):
         kernel = os.path.join(kernel_dir, "vmlinuz")
         for attempt in range(retries + 1):
             start = time.monotonic()
-            lines = boot_with_fallback(qemu, kernel, initrd, timeout, release)
+            verify_cache(kernel_dir)
+            lines = boot_with_fallback(qemu, kernel, initrd, timeout, release, boot_timeout)
             console = parse_console(lines)
             if console.crash is None or attempt == retries:
                 break
             print(f"[{release}] guest kernel crashed ({console.crash}); booting again", flush=True)
         elapsed = time.monotonic() - start
-    return report(release, tests, console, lines, elapsed)
+    return report(release, tests, console, lines, elapsed, kernel_dir)
 
 
-def boot_with_fallback(qemu, kernel, initrd, timeout, release):
+def boot_with_fallback(qemu, kernel, initrd, timeout, release, boot_timeout=BOOT_TIMEOUT):
     """Boots with KVM where it works, otherwise (or once it has failed) with software emulation."""
     global _kvm_failed
     if use_kvm():
         try:
-            return boot(qemu_command(qemu, kernel, initrd, kvm=True), timeout)
+            return boot(qemu_command(qemu, kernel, initrd, kvm=True), timeout, boot_timeout)
         except KvmUnusable as e:
             _kvm_failed = True
             print(f"[{release}] /dev/kvm exists but cannot run the guest ({e}); "
                   "using software emulation", flush=True)
-    return boot(qemu_command(qemu, kernel, initrd, kvm=False), timeout)
+    return boot(qemu_command(qemu, kernel, initrd, kvm=False), timeout, boot_timeout)
 
 
-def report(release, tests, console, lines, elapsed):
+def report(release, tests, console, lines, elapsed, kernel_dir="the kernel cache"):
     """Prints every test's output and verdicts, prefixed with the kernel; True if all passed."""
     prefix = f"[{release}]"
     ok = True
@@ -349,7 +407,13 @@ def report(release, tests, console, lines, elapsed):
     if console.crash:
         print(f"{prefix} ERROR: the guest kernel crashed: {console.crash}")
         ok = False
-    if console.done_status is None:
+    if not console.booted and not console.crash:
+        print(f"{prefix} ERROR: the guest stopped before its kernel reached /init: the kernel in "
+              f"{kernel_dir} may be damaged (delete the folder to fetch it again); last output:")
+        for line in lines[-20:]:
+            print(f"{prefix}   {line}")
+        ok = False
+    elif console.done_status is None:
         print(f"{prefix} ERROR: the guest stopped before it finished; last output:")
         for line in lines[-20:]:
             print(f"{prefix}   {line}")

@@ -24,12 +24,18 @@ struct bpf_link;
 
 namespace uringc {
 
+/// The largest verifier log the kernel accepts (UINT_MAX >> 2, kernel/bpf/log.c), and the
+/// smallest that holds a useful tail.
+constexpr size_t kMaxVerifierLogSize = 0xffffffffu >> 2;
+constexpr size_t kMinVerifierLogSize = 128;
+
 struct ControllerOptions {
   /// Name libbpf gives the object (map name prefix); default: the file name without `.bpf.o`.
   std::string object_name;
   /// The struct_ops map to use when the object has several; default: the only one.
   std::string ops_map;
-  /// Bytes of verifier log kept per program (the tail: that is where the error is).
+  /// Bytes of verifier log kept per program (the tail: that is where the error is), from
+  /// kMinVerifierLogSize to kMaxVerifierLogSize; memory is committed only as the kernel fills it.
   size_t log_size = 1 << 20;
   /// Where to write the verifier log of a failed load; empty for nowhere.
   std::string verifier_log_path;
