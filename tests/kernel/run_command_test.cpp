@@ -90,6 +90,25 @@ TEST(RunCommandTest, CopiesAFileThroughFdAndBufferParameters) {
   EXPECT_NE(out.find("wall_time = "), std::string::npos) << out;
 }
 
+// PATH:create empties an existing file only when the run starts: a failure before that (here a
+// missing input) keeps it whole, and a run leaves exactly what the controller wrote.
+TEST(RunCommandTest, CreateEmptiesAnExistingFileOnlyWhenTheRunStarts) {
+  REQUIRE_BPF_OPS();
+  const std::string obj = WriteTemp("copy_file.bpf.o", copy_file_bpf_object_obj.str());
+  const std::string in = WriteTemp("create-in.bin", "short");
+  const std::string dst = WriteTemp("create-out.bin", std::string(10000, 'x'));
+  std::string out;
+  EXPECT_EQ(RunCli({obj, "--arg", "dst=" + dst + ":create", "--arg", "src=/nonexistent:r"}, &out),
+            1);
+  EXPECT_EQ(Slurp(dst), std::string(10000, 'x'));
+  EXPECT_EQ(RunCli({obj, "--arg", "src=" + in + ":r", "--arg", "dst=" + dst + ":create", "--arg",
+                    "buf=buffer:4096", "--arg", "buf_size=4096"},
+                   &out),
+            0)
+      << out;
+  EXPECT_EQ(Slurp(dst), "short");
+}
+
 TEST(RunCommandTest, ControllerFailureIsANonZeroExit) {
   REQUIRE_BPF_OPS();
   const std::string obj = WriteTemp("copy_file.bpf.o", copy_file_bpf_object_obj.str());
