@@ -171,15 +171,20 @@ std::optional<std::string> CompileFile(const CompileRequest& req, Compilation& c
   }
   if (graph_name) *graph_name = g->name;
   if (header) *header = Header(*g, req.file);
-  BpfModule module(BpfModuleOptions{.name = g->name,
+  return CompileGraph(*g, req, c);
+}
+
+std::optional<std::string> CompileGraph(const rgir::Graph& g, const CompileRequest& req,
+                                        Compilation& c) {
+  BpfModule module(BpfModuleOptions{.name = g.name,
                                     .sources = &c.sources,
-                                    .main_file = g->range.file,
+                                    .main_file = g.range.file,
                                     .abi = req.abi,
                                     .optimized = req.codegen.opt != OptLevel::kO0});
   GraphLoweringOptions lo;
   lo.break_region_null_check = req.break_region_null_check;
   lo.break_instruction_selection = req.break_instruction_selection;
-  if (!LowerGraphToBpf(*g, module, lo, c.diagnostics)) return std::nullopt;
+  if (!LowerGraphToBpf(g, module, lo, c.diagnostics)) return std::nullopt;
   return Codegen(module, req.codegen, c.diagnostics);
 }
 

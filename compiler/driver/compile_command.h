@@ -31,6 +31,12 @@ std::optional<std::string> CompileFile(const CompileRequest& req, Compilation& c
                                        std::string& io_error, std::string* graph_name = nullptr,
                                        std::string* header = nullptr);
 
+/// The back end alone: lowers one graph of `c.rgir` (checked, error-free) to a controller and
+/// generates `req.codegen`'s output; nullopt with the diagnostics in `c.diagnostics`. Used by
+/// CompileFile and by the back-end fuzzer, which has no file.
+std::optional<std::string> CompileGraph(const rgir::Graph& g, const CompileRequest& req,
+                                        Compilation& c);
+
 /// Registers `compile` and `run` in the subcommand table.
 void RegisterBackendSubcommands();
 

@@ -2,6 +2,7 @@
 // table, source text from the file on disk or, failing that, from the line text in BTF.
 #include "uringc/verifier_report.h"
 
+#include <algorithm>
 #include <regex>
 
 #include "diag/formatter.h"
@@ -78,8 +79,12 @@ SourceRange PlaceRange(SourceCache& cache, const std::string& file, uint32_t lin
     id = AddSource(cache, file, line, line_text);
     cache.ids.emplace_back(file, id);
   }
+  // A line past what could be rebuilt (kMaxRebuiltLines) has no place.
+  if (line == 0 || line > sources.Get(id)->LineCount()) return SourceRange{};
   return RangeAt(sources, id, line, column);
 }
+
+constexpr uint32_t kMaxRebuiltLines = 1 << 20;
 
 uint32_t AddSource(SourceCache& cache, const std::string& file, uint32_t line,
                    const std::string& line_text) {
@@ -96,26 +101,37 @@ uint32_t AddSource(SourceCache& cache, const std::string& file, uint32_t line,
     }
   }
   if (!real) {
-    // Rebuild what can be known of the file from the line texts the compiler put into BTF.
-    std::vector<std::string> known(line + 1);
-    known[line] = line_text;
+    // Rebuild what can be known of the file from the line texts the compiler put into BTF: a
+    // newline per line up to the last one known, and the known texts, with no newline of their
+    // own, in their places. Line numbers come from the object (up to 2^22) and each file of a
+    // report is rebuilt once per place: at most kMaxRebuiltLines lines keeps that small.
+    const uint32_t last = std::min(line, kMaxRebuiltLines);
+    std::vector<std::pair<uint32_t, std::string_view>> known;
+    if (line == last && !line_text.empty()) known.emplace_back(line, line_text);
     for (const LineInfo& li : *cache.lines) {
-      if (li.file != file || li.line == 0 || li.text.empty()) continue;
-      if (li.line >= known.size()) known.resize(li.line + 1);
-      known[li.line] = li.text;
+      if (li.file == file && li.line != 0 && li.line <= kMaxRebuiltLines && !li.text.empty())
+        known.emplace_back(li.line, li.text);
     }
+    std::stable_sort(known.begin(), known.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
     text.clear();
-    for (size_t i = 1; i < known.size(); ++i) text += known[i] + "\n";
+    uint32_t at = 1;
+    for (const auto& [n, t] : known) {
+      if (n < at) continue;  // line 0, or a line already written
+      text.append(n - at, '\n');
+      for (char c : t) text += c == '\n' || c == '\r' ? ' ' : c;
+      text += '\n';
+      at = n + 1;
+    }
+    if (at <= last) text.append(last - at + 1, '\n');
   }
   return sources.Add(file, text);
 }
 
 SourceRange RangeAt(const SourceManager& sources, uint32_t id, uint32_t line, uint32_t column) {
   const SourceFile* f = sources.Get(id);
-  uint32_t begin = 0;
-  for (uint32_t l = 1, i = 0; i < f->text().size() && l < line; ++i)
-    if (f->text()[i] == '\n') { ++l; begin = i + 1; }
   const std::string_view l = f->Line(line);
+  const uint32_t begin = l.data() ? static_cast<uint32_t>(l.data() - f->text().data()) : 0;
   const uint32_t col = column > 0 && column <= l.size() ? column - 1 : 0;
   // Mark up to the end of the token that starts at the column.
   uint32_t len = 0;

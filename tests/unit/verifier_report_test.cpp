@@ -3,7 +3,11 @@
 #include "uringc/verifier_report.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -80,6 +84,46 @@ TEST(VerifierReportTest, StructuredReportWithCausalPathNotes) {
             std::string::npos);
   ASSERT_FALSE(rep.diagnostic.notes.empty());
   EXPECT_EQ(rep.diagnostic.notes.back().message.rfind("hint: ", 0), 0u);
+}
+
+// The object names its source file, and the object may come from anyone: a name that is not a
+// regular file (a FIFO nobody writes, /dev/zero) must neither block nor be read without end; the
+// line text from BTF stands in for it.
+TEST(VerifierReportTest, SourceThatIsNotARegularFileIsNotRead) {
+  const std::string fifo = "/tmp/uringc-report-fifo-" + std::to_string(getpid());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0) << strerror(errno);
+  for (const std::string& file : {fifo, std::string("/dev/zero")}) {
+    std::vector<uringc::LineInfo> lines = {
+        {"struct_ops.s/step", 4, file, 7, 5, "    read(fd, buf, n)"}};
+    const std::string log = "4: (79) r1 = *(u64 *)(r0 +0)\nR0 invalid mem access 'mem_or_null'\n";
+    const auto rep =
+        uringc::BuildVerifierReport("step", "struct_ops.s/step", -EACCES, log, lines);
+    EXPECT_NE(rep.text.find(file + ":7:5: error: "), std::string::npos) << rep.text;
+    EXPECT_NE(rep.text.find("    read(fd, buf, n)\n    ^~~~"), std::string::npos) << rep.text;
+  }
+  unlink(fifo.c_str());
+}
+
+// Line numbers come from the object (22 bits). A source missing on disk is rebuilt from the line
+// texts, newline by newline, up to 2^20 lines: a line past that has no place (the message stays),
+// and the rebuilt file stays small (found by uringc_object_fuzz: line 4,177,926 took seconds and
+// 128 MiB per place).
+TEST(VerifierReportTest, HugeLineNumbersFromTheObjectAreBounded) {
+  const std::string log = "4: (79) r1 = *(u64 *)(r0 +0)\nR0 invalid mem access 'mem_or_null'\n";
+  std::vector<uringc::LineInfo> far = {
+      {"struct_ops.s/step", 0, "/nonexistent/a.uring", 3, 1, "nop()"},
+      {"struct_ops.s/step", 4, "/nonexistent/a.uring", 4177926, 5, "    read(fd, buf, n)"}};
+  auto rep = uringc::BuildVerifierReport("step", "struct_ops.s/step", -EACCES, log, far);
+  EXPECT_EQ(rep.diagnostic.range.file, 0u) << rep.text;
+  EXPECT_NE(rep.text.find("R0 invalid mem access"), std::string::npos) << rep.text;
+  for (uint32_t id = 1; rep.sources.Get(id); ++id) {
+    EXPECT_LE(rep.sources.Get(id)->text().size(), (1u << 20) + 64);
+  }
+  std::vector<uringc::LineInfo> near = {
+      {"struct_ops.s/step", 4, "/nonexistent/a.uring", 1000000, 5, "    read(fd, buf, n)"}};
+  rep = uringc::BuildVerifierReport("step", "struct_ops.s/step", -EACCES, log, near);
+  EXPECT_NE(rep.text.find("/nonexistent/a.uring:1000000:5: error: "), std::string::npos)
+      << rep.text.substr(0, 400);
 }
 
 TEST(VerifierReportTest, NoSourceInformationStillGivesAMessage) {

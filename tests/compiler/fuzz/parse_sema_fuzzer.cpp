@@ -6,19 +6,13 @@
 #include <string>
 
 #include "driver/compilation.h"
-#include "driver/pipeline.h"
+#include "front_end_input.h"
 #include "rgir/rgir.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > (1u << 20)) return 0;
   uringc::driver::Compilation c;
-  c.options.stdlib_dir = URINGC_FUZZ_STDLIB;
-  c.program.stdlib_dir = c.options.stdlib_dir;
-  uringc::sema::Module root;
-  root.path = "/nonexistent-fuzz-dir/input.uring";
-  root.file_id = c.sources.Add(root.path, std::string(reinterpret_cast<const char*>(data), size));
-  c.program.modules.push_back(std::move(root));
-  uringc::driver::RunPipeline(c, "");
+  uringc::fuzz::RunFrontEnd(c, data, size);
   for (const uringc::Diagnostic& d : c.diagnostics.items()) {
     if (d.range.file == 0 || c.sources.Get(d.range.file) == nullptr) abort();  // no location
   }
