@@ -311,7 +311,11 @@ Result<std::vector<uint8_t>> Controller::GetBytes(const std::string& name) {
       return MakeError(-errno, "cannot read " + v->section + " from the kernel");
     }
   }
-  if (v->offset + v->size > value.size()) return MakeError(EINVAL, "`" + name + "` out of range");
+  // 64-bit sums: offset and size come from the object's BTF and may be anything.
+  if (uint64_t{v->offset} + v->size > value.size()) {
+    return MakeError(EINVAL, "`" + name + "` lies outside " + v->section + " (" +
+                                 std::to_string(value.size()) + " bytes)");
+  }
   return std::vector<uint8_t>(value.begin() + v->offset, value.begin() + v->offset + v->size);
 }
 

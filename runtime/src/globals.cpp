@@ -178,8 +178,17 @@ Result<GlobalVar> GlobalTable::Find(std::string_view path) const {
       }
       const long size = btf__resolve_size(btf_, m[i].type);
       if (size < 0) return MakeError(EINVAL, "cannot size member `" + std::string(member) + "`");
+      // The object's BTF may place a member anywhere: it must lie inside what holds it, or a
+      // read through the member path would leave the variable's bytes.
+      const uint64_t at = btf_member_bit_offset(t, i) / 8;
+      if (at + static_cast<uint64_t>(size) > cur.size) {
+        return MakeError(EINVAL, "member `" + std::string(member) + "` of `" + cur.name +
+                                     "` lies outside it (bytes " + std::to_string(at) + " to " +
+                                     std::to_string(at + static_cast<uint64_t>(size)) + " of " +
+                                     std::to_string(cur.size) + ")");
+      }
       cur.name += "." + std::string(member);
-      cur.offset += btf_member_bit_offset(t, i) / 8;
+      cur.offset += static_cast<uint32_t>(at);
       cur.size = static_cast<uint32_t>(size);
       cur.type_id = Resolve(btf_, m[i].type);
       cur.kind = KindOf(btf_, cur.type_id);

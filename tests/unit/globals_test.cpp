@@ -142,6 +142,29 @@ TEST(SyntheticGlobals, EnumsBoolsAndSmallSignedIntegers) {
   btf__free(b);
 }
 
+// An object's BTF may put a struct member past the end of the struct (found by
+// uringc_object_fuzz): the member path is refused, and formatting the struct leaves it out
+// instead of reading past the variable's bytes.
+TEST(SyntheticGlobals, MemberOutsideItsStructIsRefused) {
+  btf* b = btf__new_empty();
+  const int u32 = btf__add_int(b, "unsigned int", 4, 0);
+  const int cfg = btf__add_struct(b, "cfg", 8);
+  btf__add_field(b, "a", u32, 0, 0);
+  ASSERT_GE(btf__add_field(b, "far", u32, 0xfffffff0u, 0), 0);
+  const int v = btf__add_var(b, "config", BTF_VAR_GLOBAL_ALLOCATED, cfg);
+  btf__add_datasec(b, ".data", 8);
+  btf__add_datasec_var_info(b, v, 0, 8);
+  auto t = uringc::GlobalTable::FromBtf(b);
+  ASSERT_TRUE(t.ok());
+  auto far = t->Find("config.far");
+  ASSERT_FALSE(far.ok());
+  EXPECT_NE(far.error().message.find("lies outside"), std::string::npos) << far.error().message;
+  EXPECT_TRUE(t->Find("config.a").ok());
+  const std::vector<uint8_t> bytes = {1, 0, 0, 0, 2, 0, 0, 0};
+  EXPECT_EQ(t->Format(*t->Find("config"), bytes.data()), "{a = 1}");
+  btf__free(b);
+}
+
 TEST(SyntheticGlobals, NoBtfIsAnError) {
   EXPECT_FALSE(uringc::GlobalTable::FromBtf(nullptr).ok());
 }
