@@ -67,6 +67,16 @@ std::string WriteVerifierLog(const std::string& path, const std::string& log) {
   return "note: cannot write the verifier log to `" + path + "`\n";
 }
 
+// A variable's bytes out of its section's; offset and size come from the object's BTF and may
+// be anything, hence the 64-bit sum.
+Result<std::vector<uint8_t>> VarBytes(const GlobalVar& v, const uint8_t* section, size_t size) {
+  if (uint64_t{v.offset} + v.size > size) {
+    return MakeError(EINVAL, "`" + v.name + "` lies outside " + v.section + " (" +
+                                 std::to_string(size) + " bytes)");
+  }
+  return std::vector<uint8_t>(section + v.offset, section + v.offset + v.size);
+}
+
 class ControllerLoop final : public LoopTarget {
  public:
   ControllerLoop(Controller& c, RingHandle& ring) : c_(c), ring_(ring) {
@@ -298,25 +308,20 @@ Result<std::vector<uint8_t>> Controller::GetBytes(const std::string& name) {
   if (!v) return v.error();
   bpf_map* map = SectionMap(v->section);
   if (!map) return MakeError(ENOENT, "no map for section " + v->section);
-  std::vector<uint8_t> value;
   if (!loaded_) {
+    // Only the variable's bytes are copied: the section's size comes from the object and may be
+    // gigabytes (libbpf maps it without touching it).
     size_t size = 0;
     auto* data = static_cast<const uint8_t*>(bpf_map__initial_value(map, &size));
     if (!data) return MakeError(EINVAL, "cannot read " + v->section);
-    value.assign(data, data + size);
-  } else {
-    value.resize(bpf_map__value_size(map));
-    const uint32_t zero = 0;
-    if (bpf_map_lookup_elem(bpf_map__fd(map), &zero, value.data()) != 0) {
-      return MakeError(-errno, "cannot read " + v->section + " from the kernel");
-    }
+    return VarBytes(*v, data, size);
   }
-  // 64-bit sums: offset and size come from the object's BTF and may be anything.
-  if (uint64_t{v->offset} + v->size > value.size()) {
-    return MakeError(EINVAL, "`" + name + "` lies outside " + v->section + " (" +
-                                 std::to_string(value.size()) + " bytes)");
+  std::vector<uint8_t> value(bpf_map__value_size(map));
+  const uint32_t zero = 0;
+  if (bpf_map_lookup_elem(bpf_map__fd(map), &zero, value.data()) != 0) {
+    return MakeError(-errno, "cannot read " + v->section + " from the kernel");
   }
-  return std::vector<uint8_t>(value.begin() + v->offset, value.begin() + v->offset + v->size);
+  return VarBytes(*v, value.data(), value.size());
 }
 
 Result<int64_t> Controller::GetInt(const std::string& name) {
