@@ -1,24 +1,19 @@
 // Parsing for the run command (see run_args.h).
 #include "run_args.h"
 
-#include <cstdlib>
-#include <cstring>
+#include "uringc/numbers.h"
 
 #include "uringc/controller.h"
 
 namespace uringc {
 namespace {
 
+constexpr uint64_t kMaxBufferArg = uint64_t{65536} << 30;
+
 Result<uint64_t> ParseSize(const std::string& flag, const std::string& text) {
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long v = strtoull(text.c_str(), &end, 0);
-  if (text.empty() || errno || !end) return MakeError(EINVAL, flag + ": `" + text + "` is not a number");
-  uint64_t scale = 1;
-  if (*end == 'k' || *end == 'K') scale = 1024, ++end;
-  else if (*end == 'm' || *end == 'M') scale = 1024 * 1024, ++end;
-  if (*end) return MakeError(EINVAL, flag + ": `" + text + "` is not a number");
-  return static_cast<uint64_t>(v) * scale;
+  auto n = ParseByteSize(text);
+  if (!n) return MakeError(n.error().code, flag + ": " + n.error().message);
+  return *n;
 }
 
 }  // namespace
@@ -28,7 +23,8 @@ std::string RunUsage(const std::string& program) {
          "Loads a controller onto a new ring, runs it until it finishes, prints its outputs.\n"
          "  --arg NAME=VALUE      set a global or `struct.member` (repeatable); VALUE is an\n"
          "                        integer, true/false, an enumerator, PATH:r|w|rw|create (opens\n"
-         "                        PATH, passes the fd) or buffer:SIZE (allocates, passes address)\n"
+         "                        PATH, passes the fd) or buffer[:SIZE] (allocates; unset buffers\n"
+         "                        parameters get their declared size)\n"
          "  --ops NAME            the io_uring_bpf_ops variable to use (several in one object)\n"
          "  --sq-entries N        SQ size (default 64)      --cq-entries N   CQ size\n"
          "  --mem-region BYTES    register a parameter region (IOU_REGION_MEM)\n"
@@ -49,14 +45,17 @@ Result<RunArg> ParseRunArg(const std::string& text) {
   RunArg a;
   a.name = text.substr(0, eq);
   a.value = text.substr(eq + 1);
-  if (a.value.rfind("buffer:", 0) == 0) {
-    auto size = ParseSize("--arg " + a.name, a.value.substr(7));
-    if (!size) return size.error();
-    if (*size == 0 || *size > (1ull << 30)) {
-      return MakeError(EINVAL, "--arg " + a.name + ": a buffer needs 1 byte to 1 GiB");
-    }
+  if (a.value == "buffer" || a.value.rfind("buffer:", 0) == 0) {
     a.kind = RunArg::Kind::kBuffer;
-    a.size = *size;
+    if (a.value != "buffer") {
+      auto size = ParseSize("--arg " + a.name, a.value.substr(7));
+      if (!size) return size.error();
+      if (*size == 0 || *size > kMaxBufferArg) {
+        return MakeError(EINVAL, "--arg " + a.name + ": a buffer needs 1 byte to 64 TiB (the "
+                                 "largest `buffers[65536] of 1 GiB`)");
+      }
+      a.size = *size;
+    }
     a.value.clear();
     return a;
   }

@@ -10,16 +10,17 @@
 
 namespace uringc {
 
-/// One `--arg NAME=VALUE`. VALUE is a plain value (integer, bool, enumerator), `PATH:MODE` (an
-/// fd parameter: the runtime opens PATH with MODE r, w, rw or create and passes the fd) or
-/// `buffer:SIZE` (the runtime allocates SIZE zeroed bytes and passes their address).
+/// One `--arg NAME=VALUE`. VALUE is a plain value (integer in the syntax of uringc/numbers.h,
+/// bool, enumerator), `PATH:MODE` (an fd parameter: the runtime opens PATH with MODE r, w, rw or
+/// create and passes the fd) or `buffer[:SIZE]` (a buffers parameter: the runtime allocates SIZE
+/// zeroed bytes, at least the declared size, or the declared size without SIZE).
 struct RunArg {
   enum class Kind { kValue, kFile, kBuffer };
   std::string name;
   std::string value;  // kValue: the text; kFile: the path
   Kind kind = Kind::kValue;
   std::string mode;   // kFile: r, w, rw, create
-  uint64_t size = 0;  // kBuffer
+  uint64_t size = 0;  // kBuffer: bytes, 0 for the declared size
 };
 
 struct RunArgs {

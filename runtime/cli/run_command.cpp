@@ -42,6 +42,19 @@ struct Resources {
   }
 };
 
+// Maps `size` zeroed bytes (reserved lazily, so a large declared size costs what is touched)
+// for buffers parameter `name`; SetBuffer refuses fewer bytes than the object declares.
+Result<void> GiveBuffer(Controller& ctl, const std::string& name, uint64_t size, Resources& res) {
+  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                 -1, 0);
+  if (p == MAP_FAILED) {
+    return MakeError(ENOMEM, "cannot allocate " + std::to_string(size) + " bytes for buffers "
+                             "parameter `" + name + "`: " + strerror(errno));
+  }
+  res.buffers.emplace_back(p, size);
+  return ctl.SetBuffer(name, p, size);
+}
+
 Result<void> ApplyArg(Controller& ctl, const RunArg& a, Resources& res) {
   switch (a.kind) {
     case RunArg::Kind::kValue:
@@ -58,18 +71,10 @@ Result<void> ApplyArg(Controller& ctl, const RunArg& a, Resources& res) {
       return ctl.SetInt(a.name, *fd);
     }
     case RunArg::Kind::kBuffer: {
-      auto v = ctl.globals().Find(a.name);
-      if (!v) return v.error();
-      if (v->size != 8 || (v->kind != ValueKind::kPointer && v->kind != ValueKind::kUnsigned &&
-                           v->kind != ValueKind::kSigned)) {
-        return MakeError(EINVAL, "--arg " + a.name + ": a buffer parameter must be a pointer or "
-                                 "a 64-bit integer, but `" + a.name + "` is " + v->type_name);
-      }
-      void* p = mmap(nullptr, a.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      if (p == MAP_FAILED) return MakeError(ENOMEM, "--arg " + a.name + ": cannot allocate");
-      res.buffers.emplace_back(p, a.size);
-      const uint64_t addr = reinterpret_cast<uintptr_t>(p);
-      return ctl.SetBytes(a.name, &addr, sizeof(addr));
+      auto need = ctl.BufferBytes(a.name);
+      auto r = need ? GiveBuffer(ctl, a.name, a.size ? a.size : *need, res) : need.error();
+      if (!r) return MakeError(r.error().code, "--arg " + a.name + "=buffer: " + r.error().message);
+      return {};
     }
   }
   return {};
@@ -165,7 +170,7 @@ int RunInVm(const RunArgs& args) {
     std::string value;
     switch (a.kind) {
       case RunArg::Kind::kValue: value = a.value; break;
-      case RunArg::Kind::kBuffer: value = "buffer:" + std::to_string(a.size); break;
+      case RunArg::Kind::kBuffer: value = a.size ? "buffer:" + std::to_string(a.size) : "buffer"; break;
       case RunArg::Kind::kFile:
         if (a.mode == "r" || a.mode == "rw") {
           const std::string guest = "/data/" + std::to_string(files.size()) + "-" +
@@ -308,6 +313,15 @@ int RunCommand(int argc, char** argv, const std::string& program) {
     if (!r) {
       std::fprintf(stderr, "%s: %s\n", program.c_str(),
                    EscapeForTerminal(r.error().message).c_str());
+      return 1;
+    }
+  }
+  // Buffers parameters without --arg get their declared size (the README's promise).
+  for (const BufferParam& b : (*ctl)->buffer_params()) {
+    auto addr = (*ctl)->GetInt(b.name);
+    auto r = addr && *addr == 0 ? GiveBuffer(**ctl, b.name, b.bytes, res) : Result<void>();
+    if (!r) {
+      std::fprintf(stderr, "%s: %s\n", program.c_str(), r.error().message.c_str());
       return 1;
     }
   }

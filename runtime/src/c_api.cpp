@@ -194,6 +194,24 @@ int uringc_ctl__set_bytes(uringc_ctl* ctl, const char* name, const void* data, s
   return Caught(ctl);
 }
 
+int uringc_ctl__set_buffer(uringc_ctl* ctl, const char* name, void* data, size_t size) try {
+  if (!ctl || !name) return -EINVAL;
+  return Check(ctl, ctl->ctl->SetBuffer(name, data, size));
+} catch (...) {
+  return Caught(ctl);
+}
+
+int uringc_ctl__buffer_size(uringc_ctl* ctl, const char* name, uint64_t* size) try {
+  if (!ctl || !name || !size) return -EINVAL;
+  auto r = ctl->ctl->BufferBytes(name);
+  if (!r) return Fail(ctl, r.error());
+  ctl->last_error.clear();
+  *size = *r;
+  return 0;
+} catch (...) {
+  return Caught(ctl);
+}
+
 int uringc_ctl__get_int(uringc_ctl* ctl, const char* name, int64_t* value) try {
   if (!ctl || !name || !value) return -EINVAL;
   auto r = ctl->ctl->GetInt(name);

@@ -204,6 +204,7 @@ Result<void> Controller::Init(const ControllerOptions&) {
   auto table = GlobalTable::FromBtf(bpf_object__btf(object_));
   if (!table) return table.error();
   globals_ = std::move(*table);
+  URINGC_TRY(ReadBufferParams());
   // A bounded log buffer per program: libbpf fills it only when a load fails, and the kernel
   // (6.4+) keeps the log's tail when it does not fit.
   bpf_program* prog;
@@ -270,6 +271,7 @@ Result<void> Controller::Write(const GlobalVar& v, const std::vector<uint8_t>& b
 Result<void> Controller::Set(const std::string& name, const std::string& text) {
   auto v = globals_.Find(name);
   if (!v) return v.error();
+  URINGC_TRY(CheckNotBuffer(*v));
   auto bytes = globals_.Encode(*v, text);
   if (!bytes) return bytes.error();
   return Write(*v, *bytes);
@@ -278,6 +280,7 @@ Result<void> Controller::Set(const std::string& name, const std::string& text) {
 Result<void> Controller::SetInt(const std::string& name, int64_t value) {
   auto v = globals_.Find(name);
   if (!v) return v.error();
+  URINGC_TRY(CheckNotBuffer(*v));
   auto bytes = globals_.EncodeInt(*v, value);
   if (!bytes) return bytes.error();
   return Write(*v, *bytes);
@@ -286,6 +289,7 @@ Result<void> Controller::SetInt(const std::string& name, int64_t value) {
 Result<void> Controller::SetUint(const std::string& name, uint64_t value) {
   auto v = globals_.Find(name);
   if (!v) return v.error();
+  URINGC_TRY(CheckNotBuffer(*v));
   auto bytes = globals_.EncodeUint(*v, value);
   if (!bytes) return bytes.error();
   return Write(*v, *bytes);
@@ -294,6 +298,7 @@ Result<void> Controller::SetUint(const std::string& name, uint64_t value) {
 Result<void> Controller::SetBytes(const std::string& name, const void* data, size_t size) {
   auto v = globals_.Find(name);
   if (!v) return v.error();
+  URINGC_TRY(CheckNotBuffer(*v));
   if (size != v->size) {
     return MakeError(EINVAL, "`" + name + "` is " + v->type_name + " (" +
                                  std::to_string(v->size) + " bytes), not " +
@@ -394,6 +399,7 @@ Result<void> Controller::Load(const Ring& ring) {
     return MakeError(EALREADY, "the controller is already loaded for a ring; open the object "
                                "again for another ring (one struct_ops map per ring)");
   }
+  URINGC_TRY(CheckBuffersSet());
   URINGC_TRY(CheckRingFits(ring));
   libbpf_messages_.clear();
   LibbpfCapture capture(&libbpf_messages_);

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <limits>
 
+#include "uringc/numbers.h"
+
 namespace uringc {
 namespace {
 
@@ -205,6 +207,11 @@ Result<GlobalVar> GlobalTable::Find(std::string_view path) const {
   return cur;
 }
 
+bool GlobalTable::Signed(const GlobalVar& v) const {
+  return v.kind == ValueKind::kSigned ||
+         (v.kind == ValueKind::kEnum && EnumSigned(btf__type_by_id(btf_, v.type_id)));
+}
+
 Result<std::vector<uint8_t>> GlobalTable::EncodeUint(const GlobalVar& v, uint64_t value) const {
   if (v.kind != ValueKind::kSigned && v.kind != ValueKind::kUnsigned && v.kind != ValueKind::kBool &&
       v.kind != ValueKind::kEnum) {
@@ -215,8 +222,7 @@ Result<std::vector<uint8_t>> GlobalTable::EncodeUint(const GlobalVar& v, uint64_
     return MakeError(EINVAL, "`" + v.name + "` has " + std::to_string(v.size) +
                                  " bytes; integers of 1 to 8 bytes can be set");
   }
-  const bool is_signed = v.kind == ValueKind::kSigned ||
-                         (v.kind == ValueKind::kEnum && EnumSigned(btf__type_by_id(btf_, v.type_id)));
+  const bool is_signed = Signed(v);
   const unsigned bits = v.size * 8 - (is_signed ? 1 : 0);
   const uint64_t max = bits >= 64 ? std::numeric_limits<uint64_t>::max() : (1ULL << bits) - 1;
   if (value > max || (v.kind == ValueKind::kBool && value > 1)) {
@@ -233,8 +239,7 @@ Result<std::vector<uint8_t>> GlobalTable::EncodeInt(const GlobalVar& v, int64_t 
   if (value >= 0) return EncodeUint(v, static_cast<uint64_t>(value));
   auto unsigned_check = EncodeUint(v, 0);  // kind and size checks
   if (!unsigned_check) return unsigned_check.error();
-  const bool is_signed = v.kind == ValueKind::kSigned ||
-                         (v.kind == ValueKind::kEnum && EnumSigned(btf__type_by_id(btf_, v.type_id)));
+  const bool is_signed = Signed(v);
   if (!is_signed) {
     return MakeError(ERANGE, "`" + v.name + "` is " + v.type_name +
                                  " (unsigned): it cannot hold " + std::to_string(value));
@@ -274,17 +279,21 @@ Result<std::vector<uint8_t>> GlobalTable::Encode(const GlobalVar& v, std::string
                                  ")");
   }
   if (s.empty()) return MakeError(EINVAL, "no value given for `" + v.name + "`");
-  errno = 0;
-  char* end = nullptr;
-  if (s[0] == '-') {
-    const long long x = strtoll(s.c_str(), &end, 0);
-    if (errno == 0 && end && *end == '\0') return EncodeInt(v, x);
-  } else {
-    const unsigned long long x = strtoull(s.c_str(), &end, 0);
-    if (errno == 0 && end && *end == '\0') return EncodeUint(v, x);
+  auto n = ParseInteger(s);
+  if (!n) {
+    return MakeError(n.error().code, "`" + v.name + "` (" + v.type_name + "): " + n.error().message);
   }
-  return MakeError(EINVAL, "`" + s + "` is not a valid value for `" + v.name + "` (" +
-                               v.type_name + "): give an integer (decimal or 0x hex)");
+  if (!n->negative) return EncodeUint(v, n->magnitude);
+  auto kind_check = EncodeUint(v, 0);  // an integer of 1 to 8 bytes
+  if (!kind_check) return kind_check.error();
+  if (!Signed(v)) {
+    return MakeError(ERANGE, "`" + v.name + "` is " + v.type_name + " (unsigned): it cannot hold " +
+                                 s);
+  }
+  if (n->magnitude > uint64_t{1} << 63) {
+    return MakeError(ERANGE, "`" + s + "` does not fit `" + v.name + "` (" + v.type_name + ")");
+  }
+  return EncodeInt(v, static_cast<int64_t>(0 - n->magnitude));
 }
 
 Result<int64_t> GlobalTable::DecodeInt(const GlobalVar& v, const uint8_t* bytes) const {
@@ -294,8 +303,7 @@ Result<int64_t> GlobalTable::DecodeInt(const GlobalVar& v, const uint8_t* bytes)
   }
   if (v.size == 0 || v.size > 8) return MakeError(EINVAL, "`" + v.name + "` is too wide");
   uint64_t raw = LoadBytes(bytes, v.size);
-  const bool is_signed = v.kind == ValueKind::kSigned ||
-                         (v.kind == ValueKind::kEnum && EnumSigned(btf__type_by_id(btf_, v.type_id)));
+  const bool is_signed = Signed(v);
   if (is_signed && v.size < 8 && (raw >> (v.size * 8 - 1)) & 1) raw |= ~0ULL << (v.size * 8);
   return static_cast<int64_t>(raw);
 }

@@ -88,6 +88,11 @@ class CompileCli(unittest.TestCase):
         self.assertIn("@uringc_c_ready =", forked)
         self.assertIn("@uringc_c_inflight =", forked)
 
+    def test_a_buffers_parameter_declares_its_byte_size(self):
+        # The runtime refuses host memory shorter than this (docs/embedding.md).
+        ll = self.compile_llvm("graph b(f: fd, buf: buffers[3] of 1 KiB) {\n read(f, buf[0], 0)?\n}\n")
+        self.assertRegex(ll, r"@uringc_buffer_bytes_buf = [a-z_ ]*constant i64 3072, section \"\.rodata\"")
+
     def test_header(self):
         ex = os.path.join(ROOT, "examples", "copy.uring")
         o = self.out("copy.bpf.o")
@@ -96,6 +101,8 @@ class CompileCli(unittest.TestCase):
         with open(self.out("copy.h")) as f:
             h = f.read()
         for want in ("#define URINGC_COPY_PARAM_BUF_COUNT 4u", "#define URINGC_COPY_PARAM_BUF_SIZE 65536ull",
+                     "#define URINGC_COPY_PARAM_BUF_BYTES 262144ull",
+                     '#define URINGC_COPY_PARAM_BUF_BYTES_GLOBAL "uringc_buffer_bytes_buf"',
                      "uringc_copy_param_src_t", "uringc_copy_output_copied_t",
                      "#define URINGC_COPY_MEM_MIN"):
             self.assertIn(want, h)

@@ -138,6 +138,11 @@ class Compiled : public ::testing::Test {
     auto r = ctl_->SetUint(name, v);
     ASSERT_TRUE(r.ok()) << name << ": " << r.error().message;
   }
+  // Buffers parameters take a pointer and a length (the runtime refuses shorter memory).
+  void SetBuf(const std::string& name, const HostBuffer& buf) {
+    auto r = ctl_->SetBuffer(name, buf.p, buf.size);
+    ASSERT_TRUE(r.ok()) << name << ": " << r.error().message;
+  }
 
   // After the graph ended: nothing in flight, and no CQE appears later. A graph that cannot
   // leave requests behind (one task, no timeouts) has no in-flight counter; the CQ checks remain.
@@ -165,7 +170,7 @@ class Compiled : public ::testing::Test {
     Open(obj, name, [&](Controller&) {
       Set("a", p.a[0]);
       Set("b", p.b[0]);
-      SetU("buf", buf.addr());
+      SetBuf("buf", buf);
     });
   }
 
@@ -206,7 +211,13 @@ struct Named {
 class AllLoad : public Compiled, public ::testing::WithParamInterface<Named> {};
 
 TEST_P(AllLoad, PassesTheVerifier) {
-  Open(*GetParam().obj, GetParam().name);
+  std::vector<std::unique_ptr<HostBuffer>> bufs;  // each buffers parameter, of its declared size
+  Open(*GetParam().obj, GetParam().name, [&](Controller& c) {
+    for (const uringc::BufferParam& b : c.buffer_params()) {
+      bufs.push_back(std::make_unique<HostBuffer>(b.bytes));
+      SetBuf(b.name, *bufs.back());
+    }
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -307,7 +318,7 @@ TEST_P(Copy, CopiesRealFilesByteExact) {
     Set("src", in);
     Set("dst", out);
     SetU("size", size);
-    SetU("buf", buf.addr());
+    SetBuf("buf", buf);
   });
   if (ready_) {
     const auto t0 = Clock::now();
@@ -409,7 +420,7 @@ class Echo : public Compiled {
     ASSERT_GE(listener_, 0);
     Open(obj, name, [&](Controller&) {
       Set("listener", listener_);
-      SetU("buf", buf.addr());
+      SetBuf("buf", buf);
       if (set) set();
     });
   }
@@ -502,7 +513,7 @@ TEST_F(Compiled, WithinOnAPipeThatNeverGetsDataTimesOutOnTime) {
   Open(t_within_pipe_bpf_obj, "within_pipe", [&](Controller&) {
     Set("p", p[0]);
     SetU("limit", 200'000'000);  // 200 ms
-    SetU("buf", buf.addr());
+    SetBuf("buf", buf);
   });
   if (ready_) {
     const auto t0 = Clock::now();
@@ -553,7 +564,7 @@ TEST_F(Compiled, AFailingRequestFailsTheGraphWithItsErrno) {
   HostBuffer buf(64);
   Open(t_bad_fd_bpf_obj, "bad_fd", [&](Controller&) {
     Set("f", 9999);  // not open
-    SetU("buf", buf.addr());
+    SetBuf("buf", buf);
   });
   if (!ready_) return;
   RunOutcome out = Run();
@@ -598,7 +609,7 @@ TEST_F(Compiled, AFailingParallelInstanceCancelsAllTheOthers) {
   HostBuffer buf(2 * 64);
   Open(t_cancel_siblings_bpf_obj, "cancel_siblings", [&](Controller&) {
     Set("p", p.a[0]);
-    SetU("buf", buf.addr());
+    SetBuf("buf", buf);
   });
   if (!ready_) return;
   RunOutcome out = Run();
@@ -634,7 +645,7 @@ TEST_F(Compiled, ABadBufferIndexRaisesEfaultToTheInnermostTry) {
   Open(t_bad_index_bpf_obj, "bad_index", [&](Controller&) {
     Set("f", f);
     Set("k", 5);  // buf[5] and buf[6] are out of range, buf[k - 4] is buf[1]
-    SetU("buf", buf.addr());
+    SetBuf("buf", buf);
   });
   if (ready_) {
     RunOutcome out = Run();
@@ -693,7 +704,7 @@ TEST_F(Compiled, OpenatPathsEndAtTheViewAndLongOnesFailWithEnametoolong) {
     SetU("n_exact", 1);
     SetU("n_max", 4095);
     SetU("n_over", 4096);
-    SetU("buf", buf.addr());
+    SetBuf("buf", buf);
   });
   if (ready_) {
     RunOutcome out = Run();
@@ -720,7 +731,7 @@ TEST_F(Compiled, OpenatInAOneTaskGraphCompletesALongPathWithEnametoolong) {
   static_cast<char*>(buf.p)[0] = 'a';
   Open(t_openat_one_bpf_obj, "openat_one", [&](Controller&) {
     Set("dir", dir.fd);
-    SetU("buf", buf.addr());
+    SetBuf("buf", buf);
   });
   if (!ready_) return;
   RunOutcome out = Run();
@@ -742,7 +753,7 @@ TEST_F(Compiled, DeadlineFallsBackWhenThePrimaryDoesNotAnswer) {
     Set("primary", p[0]);
     Set("fallback", f);
     Set("out", o);
-    SetU("buf", buf.addr());
+    SetBuf("buf", buf);
   });
   if (ready_) {
     RunOutcome out = Run();
@@ -766,7 +777,7 @@ TEST_F(Compiled, RetryReadsAndWrites) {
   Open(ex_retry_bpf_obj, "retry", [&](Controller&) {
     Set("src", s);
     Set("dst", d);
-    SetU("buf", buf.addr());
+    SetBuf("buf", buf);
   });
   if (ready_) {
     RunOutcome out = Run();
@@ -793,7 +804,7 @@ TEST_F(Compiled, TeeWritesBothOutputs) {
     Set("src", s);
     Set("a", fa);
     Set("b", fb);
-    SetU("buf", buf.addr());
+    SetBuf("buf", buf);
   });
   if (ready_) {
     RunOutcome out = Run();

@@ -97,7 +97,7 @@ TEST(Corpus, EveryGeneratedProgramLoadsAndTerminates) {
     auto set = [&] {
       if (auto r = ctl.SetInt("f", fd); !r) return r;
       if (auto r = ctl.SetInt("p", pp[0]); !r) return r;
-      return ctl.SetUint("buf", reinterpret_cast<uintptr_t>(buf));
+      return ctl.SetBuffer("buf", buf, 4 * 256);
     }();
     uringc::RingOptions ro;
     ro.mem_region_size = static_cast<size_t>(*ctl.GetInt("uringc_mem_min"));

@@ -74,6 +74,15 @@ TEST_F(ObjectGlobals, EncodeChecksRangeAndSign) {
   EXPECT_EQ(table_.Encode(inflight, "4294967296").error().code, -ERANGE);
   EXPECT_EQ(table_.Encode(inflight, "-1").error().code, -ERANGE);
   EXPECT_EQ(table_.Encode(inflight, "ten").error().code, -EINVAL);
+  // The host's number syntax (uringc/numbers.h): `010` was octal 8, ` -1` and `-0` slipped into
+  // unsigned globals.
+  EXPECT_EQ(table_.Encode(inflight, "010").error().code, -EINVAL);
+  EXPECT_NE(table_.Encode(inflight, "010").error().message.find("leading zero"), std::string::npos);
+  EXPECT_EQ(table_.Encode(inflight, " -1").error().code, -EINVAL);
+  EXPECT_EQ(table_.Encode(inflight, "1 ").error().code, -EINVAL);
+  EXPECT_EQ(table_.Encode(inflight, "-0").error().code, -ERANGE);
+  EXPECT_EQ(*table_.Encode(inflight, "0b11"), (std::vector<uint8_t>{3, 0, 0, 0}));
+  EXPECT_EQ(*table_.Encode(inflight, "0o17"), (std::vector<uint8_t>{15, 0, 0, 0}));
   auto error = *table_.Find("uringc_error");
   auto neg = table_.Encode(error, "-5");
   ASSERT_TRUE(neg.ok());

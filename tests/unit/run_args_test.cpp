@@ -47,7 +47,7 @@ TEST(RunArgsTest, Errors) {
   EXPECT_NE(Parse({"a.o", "--arg", "x"}).error().message.find("NAME=VALUE"), std::string::npos);
   EXPECT_NE(Parse({"a.o", "--arg", "x=f:rx"}).error().message.find("not a file mode"),
             std::string::npos);
-  EXPECT_NE(Parse({"a.o", "--arg", "x=buffer:0"}).error().message.find("1 byte to 1 GiB"),
+  EXPECT_NE(Parse({"a.o", "--arg", "x=buffer:0"}).error().message.find("1 byte to 64 TiB"),
             std::string::npos);
   EXPECT_NE(Parse({"a.o", "--sq-entries"}).error().message.find("needs a value"),
             std::string::npos);
@@ -56,6 +56,30 @@ TEST(RunArgsTest, Errors) {
   EXPECT_NE(Parse({"a.o", "--frobnicate"}).error().message.find("unknown option"),
             std::string::npos);
   EXPECT_TRUE(Parse({"--help"})->help);
+}
+
+TEST(RunArgsTest, BufferSizesAndNumbersAreParsedStrictly) {
+  // 2^54 + 1 KiB wrapped around to 1024 bytes and passed the size check.
+  auto wrapped = Parse({"a.o", "--arg", "buf=buffer:18014398509481985k"});
+  ASSERT_FALSE(wrapped.ok());
+  EXPECT_NE(wrapped.error().message.find("does not fit in 64 bits"), std::string::npos)
+      << wrapped.error().message;
+  EXPECT_FALSE(Parse({"a.o", "--arg", "buf=buffer:65537G"}).ok());  // over 64 TiB
+  EXPECT_FALSE(Parse({"a.o", "--arg", "buf=buffer: 4096"}).ok());
+  EXPECT_FALSE(Parse({"a.o", "--arg", "buf=buffer:-1"}).ok());
+  auto bare = Parse({"a.o", "--arg", "buf=buffer"});  // the declared size
+  ASSERT_TRUE(bare.ok()) << bare.error().message;
+  EXPECT_EQ(bare->args[0].kind, uringc::RunArg::Kind::kBuffer);
+  EXPECT_EQ(bare->args[0].size, 0u);
+  EXPECT_EQ(Parse({"a.o", "--arg", "buf=buffer:256KiB"})->args[0].size, 262144u);
+  // Options: `010` was octal 8.
+  auto octal = Parse({"a.o", "--sq-entries", "010"});
+  ASSERT_FALSE(octal.ok());
+  EXPECT_NE(octal.error().message.find("leading zero"), std::string::npos);
+  EXPECT_FALSE(Parse({"a.o", "--max-enters", " 5"}).ok());
+  EXPECT_FALSE(Parse({"a.o", "--max-enters", "-1"}).ok());
+  EXPECT_EQ(Parse({"a.o", "--mem-region", "0x10000"})->mem_region, 65536u);
+  EXPECT_EQ(Parse({"a.o", "--log-size", "2M"})->log_size, 2u << 20);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Storage layout of a lowered graph: how many slots each task has (its instances times those of
 // its ancestors), which words of a slot hold what, which nodes are resume points (and their state
 // numbers), which edges are back edges (a loop: the task yields through the ready queue there),
-// and the globals (parameters in .rodata, outputs and run state in .bss).
+// and the globals (parameters in .rodata with each buffers parameter's byte size, outputs and run
+// state in .bss).
 #include <algorithm>
 #include <functional>
 
@@ -222,6 +223,10 @@ void GraphLowerer::DeclareGlobals() {
   m_.AddRodata("uringc_sq_max", ScalarType::kU32, needs_mem_ ? kTimespecSlots : 0, at);
   for (const rgir::Param& p : g_.params) {
     params_.push_back(m_.AddRodata(p.name, StorageTypeOf(p.type), 0, p.range));
+    if (p.type.kind == Type::Kind::kBuffers) {
+      m_.AddRodata(kBufferBytesGlobalPrefix + p.name, ScalarType::kU64, p.type.count * p.type.size,
+                   p.range);
+    }
   }
   for (rgir::VarId v = 0; v < g_.vars.size(); ++v) {
     const rgir::Var& var = g_.vars[v];

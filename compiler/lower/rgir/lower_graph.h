@@ -55,6 +55,11 @@ uint32_t GraphMemRegionSize(const rgir::Graph& graph);
 /// `__s8` for i8, `__u8` for u8 and bool, `__s32` for fd, `__u64` for durations and buffers.
 ScalarType StorageTypeOf(const Type& t);
 
+/// Each `buffers[N] of SIZE` parameter `p` comes with `.rodata __u64 uringc_buffer_bytes_<p> =
+/// N * SIZE`: the bytes the host must provide at `p`'s address. The runtime reads it by name and
+/// refuses shorter memory (kBufferBytesPrefix in runtime/include/uringc/controller.h).
+inline constexpr const char* kBufferBytesGlobalPrefix = "uringc_buffer_bytes_";
+
 /// Adds the controller for `graph` (program `<graph>`, ops `<graph>_ops`) to `module`. Limits
 /// the lowering cannot meet (too many task instances) are reported as diagnostics; returns false
 /// then.

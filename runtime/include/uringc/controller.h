@@ -1,6 +1,7 @@
 // A controller: one BPF object with one io_uring_bpf_ops struct_ops map, loaded for one ring.
 //
-// Life cycle: Open (file or memory) -> set parameters by name -> Load(ring) (sets `ring_fd`, the
+// Life cycle: Open (file or memory) -> set parameters by name (buffers parameters with a pointer
+// and a length, checked against the size the object declares) -> Load(ring) (sets `ring_fd`, the
 // ring-layout constants the object declares, verifies) -> Attach (BPF link) -> Run -> Detach ->
 // Attach again... Destroying the Controller detaches and unloads; the Ring may be destroyed
 // before or after it. One Controller serves one ring (CVE-2026-72112: a struct_ops map registered on
@@ -43,6 +44,17 @@ struct ControllerOptions {
   bool check_kernel = true;
 };
 
+/// A buffers parameter: a `__u64` global holding the address of host memory the kernel reads and
+/// writes, whose size the object declares as `.rodata __u64 uringc_buffer_bytes_<name>` (compiled
+/// `.uring` graphs do for every `buffers[N] of SIZE` parameter: N * SIZE).
+struct BufferParam {
+  std::string name;
+  uint64_t bytes = 0;
+};
+
+/// The prefix of the size constants above.
+inline constexpr const char* kBufferBytesPrefix = "uringc_buffer_bytes_";
+
 /// Ring-layout constants a controller may declare as `const volatile __u32` globals; Load fills
 /// each one it finds from the ring.
 const std::vector<std::string>& RingConstantNames();
@@ -62,12 +74,23 @@ class Controller {
   Controller& operator=(const Controller&) = delete;
 
   const GlobalTable& globals() const { return globals_; }
-  /// Sets a global (or `struct.member`) from text, checked against its BTF type.
+  /// Sets a global (or `struct.member`) from text, checked against its BTF type. Buffers
+  /// parameters are refused here and by SetInt, SetUint, SetBytes: only SetBuffer sets them.
   Result<void> Set(const std::string& name, const std::string& text);
   Result<void> SetInt(const std::string& name, int64_t value);
   Result<void> SetUint(const std::string& name, uint64_t value);
   /// Raw bytes; size must equal the variable's.
   Result<void> SetBytes(const std::string& name, const void* data, size_t size);
+
+  /// The buffers parameters the object declares, in declaration order.
+  const std::vector<BufferParam>& buffer_params() const { return buffers_; }
+  /// The bytes buffers parameter `name` needs (ENOENT/EINVAL when it is none).
+  Result<uint64_t> BufferBytes(const std::string& name) const;
+  /// Points buffers parameter `name` at `size` bytes at `data`, which must stay mapped while the
+  /// controller is loaded. ENOBUFS when `size` is less than the declared bytes; EINVAL for a
+  /// null `data` or a name that is no buffers parameter. Every buffers parameter must be set
+  /// before Load.
+  Result<void> SetBuffer(const std::string& name, void* data, size_t size);
   /// Current value: the initial value before load, the kernel's after.
   Result<std::vector<uint8_t>> GetBytes(const std::string& name);
   Result<int64_t> GetInt(const std::string& name);
@@ -95,6 +118,12 @@ class Controller {
   Result<void> Init(const ControllerOptions& options);
   bpf_map* SectionMap(const std::string& section) const;
   Result<void> Write(const GlobalVar& v, const std::vector<uint8_t>& bytes);
+  /// Finds the buffers parameters (the uringc_buffer_bytes_* constants) at open.
+  Result<void> ReadBufferParams();
+  /// EINVAL/EPERM when `v` is a buffers parameter or its size: only SetBuffer sets those.
+  Result<void> CheckNotBuffer(const GlobalVar& v) const;
+  /// Every buffers parameter has been given memory.
+  Result<void> CheckBuffersSet();
   Result<void> SetRingConstants(const Ring& ring);
   /// The ring meets what a compiled controller declares (uringc_mem_min, uringc_sq_max).
   Result<void> CheckRingFits(const Ring& ring);
@@ -108,6 +137,7 @@ class Controller {
   std::string ops_name_;
   bpf_link* link_ = nullptr;
   GlobalTable globals_;
+  std::vector<BufferParam> buffers_;
   bool loaded_ = false;
   std::shared_ptr<RingHandle> ring_;
   std::vector<std::pair<std::string, std::unique_ptr<char[]>>> log_bufs_;  // program -> log

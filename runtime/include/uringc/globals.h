@@ -42,8 +42,9 @@ class GlobalTable {
   Result<GlobalVar> Find(std::string_view path) const;
   bool Has(std::string_view name) const;
 
-  /// Bytes for `text` as a value of v's type: integers (decimal, 0x hex, negative for signed
-  /// types, range-checked), `true`/`false` for bools, enumerator names for enums.
+  /// Bytes for `text` as a value of v's type: integers in the host syntax of uringc/numbers.h
+  /// (decimal, 0x hex, 0o octal, 0b binary; `-` only for signed types; range-checked),
+  /// `true`/`false` for bools, enumerator names for enums.
   Result<std::vector<uint8_t>> Encode(const GlobalVar& v, std::string_view text) const;
   /// Bytes for an integer, range-checked against v's type.
   Result<std::vector<uint8_t>> EncodeInt(const GlobalVar& v, int64_t value) const;
@@ -54,6 +55,9 @@ class GlobalTable {
   std::string Format(const GlobalVar& v, const uint8_t* bytes) const;
 
  private:
+  /// A signed integer, or an enum with signed values.
+  bool Signed(const GlobalVar& v) const;
+
   const btf* btf_ = nullptr;
   std::vector<GlobalVar> vars_;
 };

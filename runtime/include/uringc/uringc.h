@@ -52,13 +52,24 @@ struct uringc_ctl *uringc_ctl__open_file(const char *path, const struct uringc_c
 struct uringc_ctl *uringc_ctl__open_mem(const void *buf, size_t size,
 					const struct uringc_ctl_open_opts *opts);
 
-/* Globals by name (`x` or `config.x`), type-checked against the object's BTF. */
+/* Globals by name (`x` or `config.x`), type-checked against the object's BTF. Integers given as
+ * text are decimal, 0x hex, 0o octal or 0b binary, with `-` only for signed types (no leading
+ * zeros, no whitespace), range-checked. */
 int uringc_ctl__set(struct uringc_ctl *ctl, const char *name, const char *value);
 int uringc_ctl__set_int(struct uringc_ctl *ctl, const char *name, int64_t value);
 int uringc_ctl__set_uint(struct uringc_ctl *ctl, const char *name, uint64_t value);
 int uringc_ctl__set_bytes(struct uringc_ctl *ctl, const char *name, const void *data, size_t size);
 int uringc_ctl__get_int(struct uringc_ctl *ctl, const char *name, int64_t *value);
 int uringc_ctl__get_bytes(struct uringc_ctl *ctl, const char *name, void *data, size_t size);
+
+/* Buffers parameters (`buffers[N] of SIZE` in a .uring graph) take host memory, never a number:
+ * the setters above refuse them. set_buffer points `name` at `size` bytes at `data`, which must
+ * stay mapped while the controller is loaded: -ENOBUFS when size is less than the N * SIZE bytes
+ * the object declares, -EINVAL when data is NULL or name is no buffers parameter, -ENOENT for an
+ * unknown name. Load fails with -EINVAL while a buffers parameter has no memory. */
+int uringc_ctl__set_buffer(struct uringc_ctl *ctl, const char *name, void *data, size_t size);
+/* The bytes buffers parameter `name` needs (N * SIZE), in *size. */
+int uringc_ctl__buffer_size(struct uringc_ctl *ctl, const char *name, uint64_t *size);
 
 int uringc_ctl__load(struct uringc_ctl *ctl, struct uringc_ring *ring);
 int uringc_ctl__attach(struct uringc_ctl *ctl);
