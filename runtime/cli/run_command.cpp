@@ -318,8 +318,10 @@ int RunCommand(int argc, char** argv, const std::string& program) {
   }
   // Buffers parameters without --arg get their declared size (the README's promise).
   for (const BufferParam& b : (*ctl)->buffer_params()) {
-    auto addr = (*ctl)->GetInt(b.name);
-    auto r = addr && *addr == 0 ? GiveBuffer(**ctl, b.name, b.bytes, res) : Result<void>();
+    auto addr = (*ctl)->GetBytes(b.name);
+    auto r = addr && *addr == std::vector<uint8_t>(addr->size(), 0)
+                 ? GiveBuffer(**ctl, b.name, b.bytes, res)
+                 : Result<void>();
     if (!r) {
       std::fprintf(stderr, "%s: %s\n", program.c_str(), r.error().message.c_str());
       return 1;

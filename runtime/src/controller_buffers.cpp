@@ -4,6 +4,7 @@
 // (`.rodata __u64 uringc_buffer_bytes_<name>`), SetBuffer takes a pointer and a length and
 // refuses less, the plain setters refuse buffers parameters (an integer is no memory), and Load
 // refuses a buffers parameter that was never given memory.
+#include <algorithm>
 #include <cstring>
 
 #include "uringc/controller.h"
@@ -75,9 +76,9 @@ Result<void> Controller::SetBuffer(const std::string& name, void* data, size_t s
 
 Result<void> Controller::CheckBuffersSet() {
   for (const BufferParam& b : buffers_) {
-    auto addr = GetInt(b.name);
+    auto addr = GetBytes(b.name);  // 8 bytes: a __u64 or a pointer
     if (!addr) return addr.error();
-    if (*addr == 0) {
+    if (std::all_of(addr->begin(), addr->end(), [](uint8_t x) { return x == 0; })) {
       return MakeError(EINVAL, "buffers parameter `" + b.name + "` has no memory: give it " +
                                    std::to_string(b.bytes) + " bytes with SetBuffer (C: "
                                    "uringc_ctl__set_buffer) before load (`uringc run` allocates "

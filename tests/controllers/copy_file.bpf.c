@@ -20,7 +20,9 @@ const volatile __u32 uringc_rings_size;
 const volatile __s32 src = -1;       /* fd to read */
 const volatile __s32 dst = -1;       /* fd to write */
 const volatile __u64 buf;            /* address of the runtime's buffer */
-const volatile __u32 buf_size = 4096;
+/* Declares `buf` a buffers parameter of 4096 bytes: the runtime refuses shorter memory. */
+const volatile __u64 uringc_buffer_bytes_buf = 4096;
+const volatile __u32 buf_size = 4096; /* bytes per read, at most uringc_buffer_bytes_buf */
 
 __u64 copied;   /* bytes written */
 __u64 requests; /* requests submitted */
@@ -49,7 +51,7 @@ static __always_inline int submit(struct iou_ctx *ring, struct io_uring_sqe *sqe
 	sqe->opcode = op;
 	sqe->fd = fd;
 	sqe->addr = buf;
-	sqe->len = len;
+	sqe->len = len < uringc_buffer_bytes_buf ? len : uringc_buffer_bytes_buf;
 	sqe->off = offset;
 	sqe->user_data = op == IORING_OP_READ ? COPY_READ : COPY_WRITE;
 	URINGC_WRITE_ONCE(*sq_tail, idx + 1);

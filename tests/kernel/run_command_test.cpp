@@ -15,6 +15,7 @@
 
 URINGC_EMBEDDED(copy_file_bpf_object);
 URINGC_EMBEDDED(bad_oob_bpf_object);
+URINGC_EMBEDDED(ex_copy_bpf_object);  // examples/copy.uring: buf: buffers[4] of 64 KiB
 
 namespace {
 
@@ -133,6 +134,61 @@ TEST(RunCommandTest, VerifierRejectionPrintsTheDiagnosticAndWritesTheLog) {
   EXPECT_NE(out.find("[RegionOutOfBounds]"), std::string::npos) << out;
   EXPECT_NE(Slurp("/tmp/bad_oob.verifier.log").find("invalid access to memory"),
             std::string::npos);
+}
+
+// A compiled `buffers[4] of 64 KiB` parameter given 4096 bytes: refused before anything runs
+// (a read used to return 5000 bytes into the 4096-byte mapping and the run said `done`). The
+// destination, opened without truncation, is untouched.
+TEST(RunCommandTest, AShortHostBufferIsRefusedBeforeAnythingRuns) {
+  const std::string tag = std::to_string(getpid());
+  const std::string obj = WriteTemp("ex_copy-" + tag + ".bpf.o", ex_copy_bpf_object_obj.str());
+  const std::string in = WriteTemp("short-in-" + tag + ".bin", std::string(300000, 'x'));
+  const std::string dst = WriteTemp("short-dst-" + tag + ".bin", "untouched");
+  std::string out;
+  const int rc = RunCli({obj, "--arg", "src=" + in + ":r", "--arg", "dst=" + dst + ":w", "--arg",
+                         "size=300000", "--arg", "buf=buffer:4096"},
+                        &out);
+  EXPECT_EQ(rc, 1) << out;
+  EXPECT_NE(out.find("buffers parameter `buf` needs 262144 bytes of host memory"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("status:"), std::string::npos) << out;
+  EXPECT_EQ(Slurp(dst), "untouched");
+  // A number is no buffer, and a buffer is no number.
+  EXPECT_EQ(RunCli({obj, "--arg", "buf=4096"}, &out), 1);
+  EXPECT_NE(out.find("`buf` is a buffers parameter"), std::string::npos) << out;
+  EXPECT_EQ(RunCli({obj, "--arg", "size=buffer:4096"}, &out), 1);
+  EXPECT_NE(out.find("`size` (__u64) is not a buffers parameter"), std::string::npos) << out;
+  // Numbers in the host syntax only: `010` is not octal 8.
+  EXPECT_EQ(RunCli({obj, "--arg", "size=010"}, &out), 1);
+  EXPECT_NE(out.find("leading zero"), std::string::npos) << out;
+  for (const std::string& f : {obj, in, dst}) unlink(f.c_str());
+}
+
+// The same program with a buffer of the declared size, a larger one, and none at all (`uringc
+// run` allocates it, as the README says; it used to pass address 0): each copy is byte-exact.
+TEST(RunCommandTest, ACompiledProgramRunsWithAnExactALargerOrAnAllocatedBuffer) {
+  REQUIRE_BPF_OPS();
+  const std::string tag = std::to_string(getpid());
+  const std::string obj = WriteTemp("ex_copy-" + tag + ".bpf.o", ex_copy_bpf_object_obj.str());
+  std::string data(300000, '\0');
+  std::mt19937 rng(11);
+  for (char& c : data) c = static_cast<char>(rng());
+  const std::string in = WriteTemp("bufs-in-" + tag + ".bin", data);
+  for (const std::string buf : {"buf=buffer:256k", "buf=buffer:1M", "buf=buffer", ""}) {
+    const std::string dst = "/tmp/bufs-dst-" + tag + ".bin";
+    WriteTemp("bufs-dst-" + tag + ".bin", "");
+    std::vector<std::string> args = {obj, "--arg", "src=" + in + ":r", "--arg", "dst=" + dst + ":w",
+                                     "--arg", "size=300000"};
+    if (!buf.empty()) args.insert(args.end(), {"--arg", buf});
+    std::string out;
+    EXPECT_EQ(RunCli(args, &out), 0) << buf << "\n" << out;
+    EXPECT_NE(out.find("copied = 300000"), std::string::npos) << buf << "\n" << out;
+    EXPECT_TRUE(Slurp(dst) == data) << buf << ": the copy differs";
+    unlink(dst.c_str());
+  }
+  unlink(obj.c_str());
+  unlink(in.c_str());
 }
 
 TEST(RunCommandTest, ParameterErrorsAreExplainedBeforeLoading) {
