@@ -71,14 +71,36 @@ void SubmitQueue::Push(StepBuilder& sb, const SqeFields& f) {
            /*is_volatile=*/true);
 }
 
+// io_submit_sqes stops at the first SQE whose preparation fails (an empty openat path: -ENOENT)
+// unless the ring has IORING_SETUP_SUBMIT_ALL: that SQE is consumed and completes with the
+// error as its CQE, the ones after it stay in the SQ, and the count returned includes it. So a
+// short count is no error: the rest is submitted again, up to kSubmitCalls calls (one more per
+// failed preparation in the batch). `pending_` counts what is left, so the loop carries no
+// register the verifier would have to tell apart per iteration. A negative result is an errno.
 void SubmitQueue::Flush(StepBuilder& sb) {
   llvm::IRBuilder<>& ir = sb.ir();
   llvm::Value* n = Pending(sb);
   EmitIf(sb, ir.CreateICmpNE(n, ir.getInt32(0)), [&](StepBuilder& b) {
     b.Store(ScalarType::kU32, sq_tail_ptr_, 0, ir.CreateAdd(Tail(b), n), 4, /*is_volatile=*/true);
-    llvm::Value* ret = ir.CreateCall(b.module().SubmitSqesKfunc(), {b.ring(), n}, "submitted");
-    b.StopIf(ir.CreateICmpNE(ret, n), StopReason::kSubmitFailed, ret);
-    b.Store(ScalarType::kU32, pending_, 0, ir.getInt32(0), 4, /*is_volatile=*/true);
+    EmitBoundedLoop(
+        b, kSubmitCalls,
+        [&](StepBuilder& b, llvm::Value*) {
+          return b.ir().CreateICmpNE(Pending(b), b.ir().getInt32(0));
+        },
+        [&](StepBuilder& b, llvm::Value*) {
+          llvm::IRBuilder<>& ir = b.ir();
+          llvm::Value* left = Pending(b);
+          llvm::Value* ret = ir.CreateCall(b.module().SubmitSqesKfunc(), {b.ring(), left},
+                                           "submitted");
+          b.StopIf(ir.CreateICmpSLT(ret, ir.getInt32(0)), StopReason::kSubmitFailed, ret);
+          // 0 (nothing taken) or more than asked: not the kernel's contract; EAGAIN.
+          b.StopIf(ir.CreateOr(ir.CreateICmpEQ(ret, ir.getInt32(0)), ir.CreateICmpUGT(ret, left)),
+                   StopReason::kSubmitFailed);
+          b.Store(ScalarType::kU32, pending_, 0, ir.CreateSub(left, ret), 4, /*is_volatile=*/true);
+        });
+    // More failed preparations in one batch than calls allowed: EAGAIN (Ring::Create's rings
+    // have IORING_SETUP_SUBMIT_ALL, where the kernel never stops early).
+    b.StopIf(b.ir().CreateICmpNE(Pending(b), b.ir().getInt32(0)), StopReason::kSubmitFailed);
   });
 }
 

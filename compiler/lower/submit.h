@@ -23,9 +23,13 @@ class SubmitQueue {
 
   /// Writes one SQE; stops the step with kSqFull when the SQ ring is already full.
   void Push(StepBuilder& sb, const SqeFields& fields);
-  /// Publishes the SQ tail and submits the pending SQEs (nothing when there are none). A short
-  /// submission stops the step with kSubmitFailed, the kfunc's result in the detail word.
+  /// Publishes the SQ tail and submits the pending SQEs (nothing when there are none), again
+  /// after a failed preparation stopped the kernel early (see submit.cpp). A negative result
+  /// stops the step with kSubmitFailed and that errno in the detail word; so does (with no
+  /// detail) a batch still not submitted after kSubmitCalls calls.
   void Flush(StepBuilder& sb);
+  /// bpf_io_uring_submit_sqes calls one Flush may make.
+  static constexpr uint32_t kSubmitCalls = 16;
   /// i32: SQEs written since the last Flush.
   llvm::Value* Pending(StepBuilder& sb);
 

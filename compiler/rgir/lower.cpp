@@ -79,7 +79,7 @@ void Lowerer::Block(const ast::Block& b) {
 }
 
 void Lowerer::Deadlined(const ast::Within& w, SourceRange range,
-                        const std::function<void()>& body) {
+                        const std::function<void()>& body, VarId call_result) {
   const ScopeId sc = static_cast<ScopeId>(g_.deadlines.size());
   Deadline d;
   d.parent = task_.scopes.empty() ? kNone : task_.scopes.back();
@@ -98,7 +98,14 @@ void Lowerer::Deadlined(const ast::Within& w, SourceRange range,
   pending_.clear();
   g_.deadlines[sc].on_expire = Emit(Node::Kind::kNop, w.range);
   default_errno_.push_back(Errno(kEtime));
-  if (w.action) {
+  if (call_result != kNone) {
+    // A fn call's `within`, like a request's: the call's value is -ETIME, then ACTION (if any)
+    // runs, and without one the caller goes on with that value.
+    const NodeId a = Emit(Node::Kind::kAssign, w.range);
+    g_.nodes[a].var = call_result;
+    g_.nodes[a].value = Expr::Const(g_.vars[call_result].type, static_cast<uint64_t>(-kEtime));
+    if (w.action) Stmt(*w.action);
+  } else if (w.action) {
     Stmt(*w.action);
   } else {
     RaiseErrno(Errno(kEtime), w.range);

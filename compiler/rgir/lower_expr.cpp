@@ -211,7 +211,7 @@ Expr Lowerer::InlineFn(const ast::CallExpr& c, VarId into) {
     pending_.insert(pending_.end(), ctx.returns.begin(), ctx.returns.end());
   };
   if (c.within) {
-    Deadlined(*c.within, c.range, body);
+    Deadlined(*c.within, c.range, body, into);
   } else {
     body();
   }

@@ -47,7 +47,10 @@ class Lowerer {
   void Try(const ast::TryStmt& s);
   void Jump(const ast::JumpStmt& s);
   void RaiseErrno(Expr errno_value, SourceRange range);
-  void Deadlined(const ast::Within& w, SourceRange range, const std::function<void()>& body);
+  /// `body` under a deadline scope. A block's expiry runs ACTION (default `fail ETIME`); a fn
+  /// call's (`call_result` set) gives the call the value -ETIME first, and ACTION is optional.
+  void Deadlined(const ast::Within& w, SourceRange range, const std::function<void()>& body,
+                 VarId call_result = kNone);
   NodeId Latch(SourceRange range);
   void Increment(VarId v, SourceRange range);
   void CloseScopes(size_t depth, SourceRange range);

@@ -23,7 +23,10 @@
 //    the request's result variable gets -ETIME and control goes to `alt` (or `next` when alt is
 //    kNone). A Deadline scope (block `within`) is armed by kDeadlineStart (IORING_OP_TIMEOUT) and
 //    disarmed by kDeadlineEnd; on expiry every request in flight in nodes of that scope (and in
-//    tasks forked inside it) is cancelled and the task continues at `Deadline::on_expire`.
+//    tasks forked inside it) is cancelled and the task continues at `Deadline::on_expire`. A fn
+//    call's `within` is such a scope whose on_expire first assigns -ETIME to the call's result.
+//  - CANCELLATION (a race's losers, a failed child's siblings, an expired scope) completes before
+//    the task that cancelled continues: it resumes only after the cancelled requests' CQEs.
 //
 // Invariants (checked by rgir::Verify in tests): every id is in range or kNone; every node is
 // reachable from its task's entry; kExit, kRaise-without-handler and kStop have no successors.

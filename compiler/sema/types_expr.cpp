@@ -44,6 +44,12 @@ std::optional<ConstValue> FoldTyped(std::string_view op, const Type& t, __int128
   return WrapTo(static_cast<__int128>(r), t);
 }
 
+// A duration is 0 to 2^63-1 ns (the kernel's KTIME_MAX, about 292 years); a constant outside is
+// LiteralOutOfRange, a run-time value outside saturates (docs/language.md, section 3).
+constexpr __int128 kMaxDurationNs = INT64_MAX;
+bool DurationInRange(__int128 v) { return v >= 0 && v <= kMaxDurationNs; }
+const char* kDurationRange = "durations range from 0 to 2^63-1 ns (about 292 years)";
+
 bool IsComparison(std::string_view op) {
   return op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=";
 }
@@ -119,6 +125,11 @@ Type Checker::Check(Expr& e) {
         v *= *scale;
         if (v > UINT64_MAX) {
           diags_.Error("LiteralOutOfRange", x.range, "quantity does not fit in 64 bits");
+          return e.type = Type::Error();
+        }
+        if (is_duration && !DurationInRange(v)) {
+          diags_.Error("LiteralOutOfRange", x.range,
+                       "duration out of range: " + std::string(kDurationRange));
           return e.type = Type::Error();
         }
         if (is_duration) e.type = Type::Duration();
@@ -320,6 +331,16 @@ Type Checker::CheckBinary(BinaryExpr& b) {
         diags_.Error("LiteralOutOfRange", b.range, "constant expression overflows 64 bits");
         return Type::Error();
       }
+    } else if (operand.kind == Type::Kind::kDuration && !IsComparison(op)) {
+      // Exact, then checked: `1 ms - 2 ms` or `D * 1000000` must not wrap into a valid value.
+      auto v = FoldBinary(op, a, c, &div0);
+      if (v && DurationInRange(*v)) {
+        b.constant = ConstValue{static_cast<uint64_t>(*v)};
+      } else if (!div0) {
+        diags_.Error("LiteralOutOfRange", b.range,
+                     "constant duration out of range: " + std::string(kDurationRange));
+        return Type::Error();
+      }
     } else {
       Type fold_type = operand.kind == Type::Kind::kDuration ? Type::Int(64, false) : operand;
       if (operand.kind == Type::Kind::kFd) fold_type = Type::Int(32, true);
@@ -427,6 +448,11 @@ Type Checker::CheckCall(CallExpr& c) {
       }
       if (c.args[0]->constant) {
         const __int128 v = ConstToWide(*c.args[0]->constant, from);
+        if (to.kind == Type::Kind::kDuration && !DurationInRange(v)) {
+          diags_.Error("LiteralOutOfRange", c.range,
+                       "duration out of range: " + std::string(kDurationRange));
+          return Type::Error();
+        }
         c.constant = to.kind == Type::Kind::kInt ? WrapTo(v, to) : ConstValue{static_cast<uint64_t>(v)};
       }
       return to;

@@ -57,6 +57,7 @@ Result<std::unique_ptr<Ring>> Ring::Create(const RingOptions& options) {
 
   io_uring_params& p = ring->params_;
   p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | options.extra_flags;
+  if (options.submit_all) p.flags |= IORING_SETUP_SUBMIT_ALL;
   if (options.cq_entries) {
     p.flags |= IORING_SETUP_CQSIZE;
     p.cq_entries = options.cq_entries;

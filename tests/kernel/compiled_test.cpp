@@ -55,6 +55,10 @@ URINGC_EMBEDDED(t_openat_one_bpf);
 URINGC_EMBEDDED(t_any_error_bpf);
 URINGC_EMBEDDED(t_bad_index_bpf);
 URINGC_EMBEDDED(t_signed_small_bpf);
+URINGC_EMBEDDED(t_within_call_bpf);
+URINGC_EMBEDDED(t_duration_range_bpf);
+URINGC_EMBEDDED(t_prep_fail_bpf);
+URINGC_EMBEDDED(t_cancel_done_bpf);
 URINGC_EMBEDDED(ex_nop_chain_other_abi_bpf);  // 7.1 in the 7.2 build, 7.2 in the 7.1 build
 
 namespace {
@@ -105,6 +109,7 @@ class Compiled : public ::testing::Test {
     uringc::RingOptions ro;
     ro.sq_entries = 64;
     ro.mem_region_size = static_cast<size_t>(*ctl_->GetInt("uringc_mem_min"));
+    ro.submit_all = submit_all_;
     auto r = Ring::Create(ro);
     ASSERT_TRUE(r.ok()) << r.error().message;
     ring_ = std::move(*r);
@@ -177,6 +182,7 @@ class Compiled : public ::testing::Test {
   std::unique_ptr<Controller> ctl_;
   std::unique_ptr<Ring> ring_;
   bool ready_ = false;
+  bool submit_all_ = true;  // RingOptions::submit_all of the ring Open() creates
 };
 
 // Per process: two checkouts (or CTest and a VM run) may run these tests at the same time.
@@ -236,7 +242,11 @@ INSTANTIATE_TEST_SUITE_P(
                       Named{"openat_one", &t_openat_one_bpf_obj},
                       Named{"any_error", &t_any_error_bpf_obj},
                       Named{"bad_index", &t_bad_index_bpf_obj},
-                      Named{"signed_small", &t_signed_small_bpf_obj}),
+                      Named{"signed_small", &t_signed_small_bpf_obj},
+                      Named{"within_call", &t_within_call_bpf_obj},
+                      Named{"duration_range", &t_duration_range_bpf_obj},
+                      Named{"prep_fail", &t_prep_fail_bpf_obj},
+                      Named{"cancel_done", &t_cancel_done_bpf_obj}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // ----- kernel ABI ------------------------------------------------------------------------------
@@ -659,6 +669,119 @@ TEST_F(Compiled, ABadBufferIndexRaisesEfaultToTheInnermostTry) {
   }
   close(f);
   unlink(path.c_str());
+}
+
+// docs/language.md, section 6: a fired `within` gives a sleep and a fn call the value -ETIME,
+// runs the `else` block if there is one, and the graph goes on (it used to yield 0 for the sleep
+// and to fail the graph for the fn call).
+TEST_F(Compiled, WithinOnASleepAndOnAFnCallGivesEtime) {
+  int p[2];
+  ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
+  HostBuffer buf(64);
+  Open(t_within_call_bpf_obj, "within_call", [&](Controller&) {
+    Set("p", p[0]);
+    SetU("long", 10'000'000'000);  // 10 s
+    SetU("short", 40'000'000);     // 40 ms
+    SetU("buf", buf.addr());
+  });
+  if (ready_) {
+    const auto t0 = Clock::now();
+    RunOutcome out = Run();
+    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+    EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
+    EXPECT_EQ(Get("slept"), -ETIME);
+    EXPECT_EQ(Get("slept_else"), -ETIME);
+    EXPECT_EQ(Get("acted"), 1);
+    EXPECT_EQ(Get("short_sleep"), 0);  // the sleep's own expiry is its success
+    EXPECT_EQ(Get("called"), -ETIME);
+    EXPECT_EQ(Get("called_else"), -ETIME);
+    EXPECT_EQ(Get("fn_acted"), 1);
+    EXPECT_EQ(Get("after"), 1);
+    EXPECT_LE(s, 2.0) << "a `within` did not fire";
+    ExpectNothingLeft("within_call");
+  }
+  close(p[0]);
+  close(p[1]);
+}
+
+// A run-time duration of 2^63 ns or more saturates (about 292 years) instead of firing at once.
+TEST_F(Compiled, AHugeRunTimeDurationSaturatesInsteadOfFiringAtOnce) {
+  for (uint64_t huge : {uint64_t{1} << 63, ~uint64_t{0}}) {
+    int p[2];
+    ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
+    HostBuffer buf(64);
+    Open(t_duration_range_bpf_obj, "duration_range", [&](Controller&) {
+      Set("p", p[0]);
+      SetU("huge", huge);
+      SetU("short", 50'000'000);  // 50 ms
+      SetU("buf", buf.addr());
+    });
+    if (ready_) {
+      RunOutcome out = Run();
+      EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
+      EXPECT_EQ(Get("winner"), 2) << "`within " << huge << " ns` fired before a 50 ms sleep";
+      ExpectNothingLeft("duration_range");
+    }
+    close(p[0]);
+    close(p[1]);
+    ctl_.reset();
+    ring_.reset();
+    ready_ = false;
+  }
+}
+
+// A request that fails while the kernel prepares it (an empty openat path) in a batch with
+// others: its -ENOENT is its own result and the rest of the batch is submitted, on a ring with
+// IORING_SETUP_SUBMIT_ALL (the kernel goes on) and without (the controller submits the rest).
+TEST_F(Compiled, APrepFailureIsThatRequestsResultAndTheBatchGoesOn) {
+  for (bool submit_all : {true, false}) {
+    SCOPED_TRACE(submit_all ? "SUBMIT_ALL" : "no SUBMIT_ALL");
+    const int dir = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    ASSERT_GE(dir, 0);
+    HostBuffer buf(64);
+    submit_all_ = submit_all;
+    Open(t_prep_fail_bpf_obj, "prep_fail", [&](Controller&) {
+      Set("dir", dir);
+      SetU("buf", buf.addr());
+    });
+    if (ready_) {
+      EXPECT_EQ(static_cast<bool>(ring_->params().flags & IORING_SETUP_SUBMIT_ALL), submit_all);
+      RunOutcome out = Run();
+      EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
+      EXPECT_EQ(Get("empty"), -ENOENT);
+      EXPECT_EQ(Get("first"), 0);
+      EXPECT_EQ(Get("second"), -ENOENT);
+      ExpectNothingLeft("prep_fail");
+    }
+    close(dir);
+    ctl_.reset();
+    ring_.reset();
+    ready_ = false;
+  }
+}
+
+// After `any`, a failing `all` branch and a block deadline's ACTION, the cancelled reads have
+// completed before the graph goes on: `cancel(a)` right after each finds nothing (0).
+TEST_F(Compiled, ACancellingConstructGoesOnOnlyOnceItsCancelledRequestsCompleted) {
+  int p[2];
+  ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
+  HostBuffer buf(64);
+  Open(t_cancel_done_bpf_obj, "cancel_done", [&](Controller&) {
+    Set("a", p[0]);
+    SetU("buf", buf.addr());
+  });
+  if (ready_) {
+    RunOutcome out = Run();
+    EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
+    EXPECT_EQ(Get("after_any"), 0);
+    EXPECT_EQ(Get("caught"), EPERM);
+    EXPECT_EQ(Get("after_all"), 0);
+    EXPECT_EQ(Get("after_deadline"), 0);
+    ExpectNothingLeft("cancel_done");
+    ExpectCancelledReadsLeftThePipe(p);
+  }
+  close(p[0]);
+  close(p[1]);
 }
 
 // A directory with the files `a` ("A") and `ab` ("AB-file"), removed at the end of the test.

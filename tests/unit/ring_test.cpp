@@ -40,6 +40,7 @@ TEST(RingTest, CreatesASingleIssuerDeferTaskrunRingAndPrimesIt) {
   const io_uring_params& p = (*ring)->params();
   EXPECT_TRUE(p.flags & IORING_SETUP_SINGLE_ISSUER);
   EXPECT_TRUE(p.flags & IORING_SETUP_DEFER_TASKRUN);
+  EXPECT_TRUE(p.flags & IORING_SETUP_SUBMIT_ALL);  // a failed prep does not stop the batch
   EXPECT_EQ((*ring)->layout().sq_entries, 32u);
   EXPECT_EQ((*ring)->layout().cq_entries, 128u);
   EXPECT_GE((*ring)->fd(), 0);

@@ -1,8 +1,11 @@
 // Cancellation: ending task instances that lost a race, whose sibling failed, or whose deadline
 // expired. For each live slot: IORING_OP_ASYNC_CANCEL of the request it awaits (by user_data),
 // IORING_OP_TIMEOUT_REMOVE of its armed deadlines, the same for every instance below it, and its
-// state set to finished. Their CQEs still arrive; their sequence numbers no longer match, so the
-// reap handler drops them (and counts them, so the graph's end waits for them).
+// state set to finished. Their CQEs still arrive and are dropped (and counted, so the graph's end
+// waits for them). The construct that cancelled goes on only after the cancelled requests'
+// CQEs came (a `cancel(fd)` right after an `any` must not find the loser still in flight): each
+// slot counts the cancelled requests in flight in its subtree (kWordDrain, kept on the whole way
+// up to the root), and a slot with a nonzero count does not run; its last CQE wakes it.
 #include <linux/io_uring.h>
 
 #include "lower/control.h"
@@ -14,17 +17,77 @@ void GraphLowerer::DisarmScopes(StepBuilder& b, rgir::TaskId task, llvm::Value* 
   for (rgir::ScopeId s : tasks_[task].scopes) EmitDeadlineEnd(b, Here{task, idx}, s, idx);
 }
 
+void GraphLowerer::CancelAwaited(StepBuilder& b, rgir::TaskId task, llvm::Value* idx) {
+  llvm::IRBuilder<>& ir = b.ir();
+  TaskTable& t = Table(task);
+  llvm::Value* seq = t.LoadVar(b, idx, kWordSeq);
+  // 0: nothing awaited; kSeqCancelled set: cancelled already, still counted.
+  llvm::Value* awaiting = ir.CreateAnd(
+      ir.CreateICmpNE(seq, ir.getInt64(0)),
+      ir.CreateICmpEQ(ir.CreateAnd(seq, ir.getInt64(kSeqCancelled)), ir.getInt64(0)));
+  EmitIf(b, awaiting, [&](StepBuilder& b) {
+    Push(b, sqe::AsyncCancel(UserData(b, task, idx, seq), nullptr));
+    t.StoreVar(b, idx, kWordSeq, b.ir().CreateOr(seq, b.ir().getInt64(kSeqCancelled)));
+    AdjustDrain(b, task, idx, +1);
+  });
+}
+
+void GraphLowerer::ReapCancelled(StepBuilder& b, rgir::TaskId task, llvm::Value* idx,
+                                 llvm::Value* seq, llvm::BasicBlock* done) {
+  llvm::IRBuilder<>& ir = b.ir();
+  TaskTable& t = Table(task);
+  llvm::BasicBlock* hit = b.NewBlock("reap.cancelled");
+  llvm::BasicBlock* other = b.NewBlock("reap.not_cancelled");
+  llvm::Value* marked = ir.CreateOr(seq, ir.getInt64(kSeqCancelled));
+  ir.CreateCondBr(ir.CreateICmpEQ(t.LoadVar(b, idx, kWordSeq), marked), hit, other);
+  b.SetBlock(hit);
+  t.StoreVar(b, idx, kWordSeq, ir.getInt64(0));
+  AdjustDrain(b, task, idx, -1);
+  ir.CreateBr(done);
+  b.SetBlock(other);
+}
+
+void GraphLowerer::AdjustDrain(StepBuilder& b, rgir::TaskId task, llvm::Value* idx, int delta) {
+  for (rgir::TaskId cur = task;;) {
+    llvm::IRBuilder<>& ir = b.ir();
+    TaskTable& t = Table(cur);
+    llvm::Value* w = t.LoadVar(b, idx, kWordDrain);
+    if (delta > 0) {
+      t.StoreVar(b, idx, kWordDrain, ir.CreateAdd(w, ir.getInt64(1)));
+    } else {
+      llvm::Value* count = ir.CreateAnd(w, ir.getInt64(0xffffffffu));
+      llvm::Value* next = ir.CreateSelect(ir.CreateICmpEQ(count, ir.getInt64(0)), w,
+                                          ir.CreateSub(w, ir.getInt64(1)));
+      t.StoreVar(b, idx, kWordDrain, next);
+      EmitIf(b, ir.CreateICmpEQ(next, ir.getInt64(kDrainWaiting)), [&](StepBuilder& b) {
+        t.StoreVar(b, idx, kWordDrain, b.ir().getInt64(0));
+        Enqueue(b, cur, idx);
+      });
+    }
+    const rgir::TaskId p = g_.tasks[cur].parent;
+    if (p == rgir::kNone) return;
+    idx = Table(p).CheckedIndex(b, t.LoadVar(b, idx, kWordParent));
+    cur = p;
+  }
+}
+
+llvm::Value* GraphLowerer::Drained(StepBuilder& b, Here h) {
+  llvm::IRBuilder<>& ir = b.ir();
+  TaskTable& t = Table(h.task);
+  llvm::Value* w = t.LoadVar(b, h.idx, kWordDrain);
+  llvm::Value* drained = ir.CreateICmpEQ(ir.CreateAnd(w, ir.getInt64(0xffffffffu)), ir.getInt64(0));
+  EmitIf(b, ir.CreateNot(drained), [&](StepBuilder& b) {
+    t.StoreVar(b, h.idx, kWordDrain, b.ir().CreateOr(w, b.ir().getInt64(kDrainWaiting)));
+  });
+  return drained;
+}
+
 void GraphLowerer::CancelSlot(StepBuilder& b, rgir::TaskId task, llvm::Value* idx, bool finish) {
   llvm::IRBuilder<>& ir = b.ir();
   TaskTable& t = Table(task);
   llvm::Value* state = t.LoadState(b, idx);
   EmitIf(b, ir.CreateICmpUGE(state, ir.getInt32(kFirstResumeState)), [&](StepBuilder& b) {
-    llvm::IRBuilder<>& ir = b.ir();
-    llvm::Value* seq = t.LoadVar(b, idx, kWordSeq);
-    EmitIf(b, ir.CreateICmpNE(seq, ir.getInt64(0)), [&](StepBuilder& b) {
-      Push(b, sqe::AsyncCancel(UserData(b, task, idx, seq), nullptr));
-      t.StoreVar(b, idx, kWordSeq, b.ir().getInt64(0));
-    });
+    CancelAwaited(b, task, idx);
     DisarmScopes(b, task, idx);
     CancelChildren(b, task, idx, tasks_[task].children);
     if (finish) t.StoreState(b, idx, kTaskFinished);
@@ -58,11 +121,7 @@ void GraphLowerer::EmitExpiry(StepBuilder& b, Here h, llvm::Value* expired) {
     b.SetBlock(bb);
     b.SetLocation(d.range);
     // The task is inside scope s: whatever it awaits, and all it started, is inside too.
-    llvm::Value* seq = t.LoadVar(b, h.idx, kWordSeq);
-    EmitIf(b, ir.CreateICmpNE(seq, ir.getInt64(0)), [&](StepBuilder& b) {
-      Push(b, sqe::AsyncCancel(UserData(b, h.task, h.idx, seq), nullptr));
-      t.StoreVar(b, h.idx, kWordSeq, b.ir().getInt64(0));
-    });
+    CancelAwaited(b, h.task, h.idx);
     CancelChildren(b, h.task, h.idx, tasks_[h.task].children);
     // Scopes nested in s end with it.
     for (rgir::ScopeId inner : tasks_[h.task].scopes) {

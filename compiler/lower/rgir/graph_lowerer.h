@@ -32,7 +32,15 @@ inline constexpr uint32_t kWordChild = 5;    ///< join: errno of a failed child;
 inline constexpr uint32_t kWordExpired = 6;  ///< deadline scope that expired + 1 (0: none)
 inline constexpr uint32_t kWordChildErr = 7; ///< race: errno of a failed arm
 inline constexpr uint32_t kWordFailErr = 8;  ///< errno of the task's own failure (kStateFail)
-inline constexpr uint32_t kControlWords = 9;
+inline constexpr uint32_t kWordDrain = 9;    ///< cancelled requests in flight in the slot's subtree
+                                             ///< (low 32 bits); kDrainWaiting: parked until 0.
+                                             ///< Last: graphs that cannot cancel leave it out.
+inline constexpr uint32_t kControlWords = 10;
+
+/// kWordSeq of a slot whose awaited request was cancelled and has not completed yet.
+inline constexpr uint64_t kSeqCancelled = uint64_t{1} << 32;
+/// kWordDrain: the slot wanted to run while cancelled requests were in flight (cancel.cpp).
+inline constexpr uint64_t kDrainWaiting = uint64_t{1} << 63;
 
 // Transient states set by a segment and handled once per task after the state switch, so the
 // code that ends a task (cancel, notify the parent) exists once per task, not once per `?`.
@@ -128,6 +136,8 @@ class GraphLowerer {
 
   // ----- tasks.cpp -----
   void EmitTaskRun(StepBuilder& b, Here h);
+  /// The slot's code from its state (the switch over resume states), then its end if it ended.
+  void EmitTaskResume(StepBuilder& b, Here h);
   void EmitSegment(StepBuilder& b, Here h, rgir::NodeId start, bool after_await);
   void EmitNode(StepBuilder& b, Here h, rgir::NodeId n, llvm::BasicBlock* done,
                 const std::function<llvm::BasicBlock*(rgir::NodeId from, rgir::NodeId to)>& edge);
@@ -162,6 +172,18 @@ class GraphLowerer {
   void CancelChildren(StepBuilder& b, rgir::TaskId task, llvm::Value* idx,
                       const std::vector<rgir::TaskId>& which);
   void DisarmScopes(StepBuilder& b, rgir::TaskId task, llvm::Value* idx);
+  /// ASYNC_CANCEL of the request slot (task, idx) awaits, if any; counted in kWordDrain of the
+  /// slot and its ancestors until its CQE arrives (ReapCancelled).
+  void CancelAwaited(StepBuilder& b, rgir::TaskId task, llvm::Value* idx);
+  /// i1: the CQE with sequence number `seq` (i64) is that of the slot's cancelled request; then
+  /// uncounts it and wakes every slot on the way up that waited for its subtree to drain.
+  void ReapCancelled(StepBuilder& b, rgir::TaskId task, llvm::Value* idx, llvm::Value* seq,
+                     llvm::BasicBlock* done);
+  /// Adds `delta` (+1 or -1) to kWordDrain of slot (task, idx) and of all its ancestors; at -1, a
+  /// slot whose count reaches 0 while it waits is put back on the ready queue.
+  void AdjustDrain(StepBuilder& b, rgir::TaskId task, llvm::Value* idx, int delta);
+  /// i1: no cancelled request is in flight below the slot; else marks it as waiting.
+  llvm::Value* Drained(StepBuilder& b, Here h);
   void EmitExpiry(StepBuilder& b, Here h, llvm::Value* expired /* i64 scope + 1 */);
 
   // ----- exprs.cpp -----
@@ -232,6 +254,9 @@ class GraphLowerer {
   /// Completions can arrive that no task awaits (several tasks, link timeouts, deadlines): the
   /// controller counts requests in flight and drains them before it stops (step.cpp).
   bool drain_ = true;
+  /// Tasks can cancel requests (forks, deadlines): a construct that cancelled goes on only once
+  /// the cancelled requests completed (kWordDrain, cancel.cpp).
+  bool cancels_ = true;
 
   // Per step.
   std::unique_ptr<SubmitQueue> queue_;

@@ -65,8 +65,10 @@ bool GraphLowerer::PlanLayout() {
     return false;
   }
 
-  // Words: control words, one per deadline scope of the task, then the variables.
-  for (rgir::TaskId t = 0; t < nt; ++t) tasks_[t].words = kControlWords;
+  // Words: control words (kWordDrain only where requests can be cancelled), one per deadline
+  // scope of the task, then the variables.
+  cancels_ = nt > 1 || !g_.deadlines.empty();
+  for (rgir::TaskId t = 0; t < nt; ++t) tasks_[t].words = cancels_ ? kControlWords : kWordDrain;
   scope_word_.resize(g_.deadlines.size());
   for (rgir::ScopeId s = 0; s < g_.deadlines.size(); ++s) {
     TaskInfo& ti = tasks_[g_.deadlines[s].task];

@@ -23,8 +23,10 @@ llvm::Value* GraphLowerer::Timespec(StepBuilder& b, llvm::Value* ns) {
   llvm::IRBuilder<>& ir = b.ir();
   llvm::Value* pos = ir.CreateAnd(queue_->Pending(b), ir.getInt32(kTimespecSlots - 1));
   llvm::Value* off = ir.CreateShl(ir.CreateZExt(pos, ir.getInt64Ty()), 4, "ts_off");
-  ns = ir.CreateSExtOrTrunc(ns, ir.getInt64Ty());
-  ns = ir.CreateSelect(ir.CreateICmpSLT(ns, ir.getInt64(0)), ir.getInt64(0), ns);
+  // A duration is unsigned: one of 2^63 ns or more (a host's value, a subtraction that wrapped)
+  // saturates to 2^63-1 ns, the kernel's KTIME_MAX (docs/language.md, section 3).
+  ns = ir.CreateZExtOrTrunc(ns, ir.getInt64Ty());
+  ns = ir.CreateSelect(ir.CreateICmpSLT(ns, ir.getInt64(0)), ir.getInt64(INT64_MAX), ns);
   llvm::Value* ts = b.At(mem_, off);
   b.Store(ScalarType::kU64, ts, 0, ir.CreateUDiv(ns, ir.getInt64(1000000000)), 8);
   b.Store(ScalarType::kU64, ts, 8, ir.CreateURem(ns, ir.getInt64(1000000000)), 8);
@@ -186,14 +188,15 @@ void GraphLowerer::EmitRequestDone(
   llvm::IRBuilder<>& ir = b.ir();
   const rgir::Node& n = g_.nodes[id];
   llvm::Value* res = ir.CreateTrunc(Table(h.task).LoadVar(b, h.idx, kWordRes), ir.getInt32Ty());
+  // A sleep's own timer expiring is its success; this comes first, so that the -ETIME that a
+  // fired link timeout produces below stays -ETIME (`sleep(10 s) within 40 ms` times out).
+  if (n.request == sema::RequestKind::kSleep) {
+    res = ir.CreateSelect(ir.CreateICmpEQ(res, ir.getInt32(-kEtime)), ir.getInt32(0), res);
+  }
   llvm::Value* timed_out = ir.getFalse();
   if (n.timeout) {
     timed_out = ir.CreateICmpEQ(res, ir.getInt32(-kEcanceled));
     res = ir.CreateSelect(timed_out, ir.getInt32(-kEtime), res);
-  }
-  if (n.request == sema::RequestKind::kSleep) {
-    // A sleep's timer expiring is its success.
-    res = ir.CreateSelect(ir.CreateICmpEQ(res, ir.getInt32(-kEtime)), ir.getInt32(0), res);
   }
   if (n.var != rgir::kNone) {
     StoreVar(b, h, n.var, Val{Convert(b, res, Type::Int(32, true), g_.vars[n.var].type)});

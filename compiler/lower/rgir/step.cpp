@@ -108,6 +108,7 @@ void GraphLowerer::EmitReapSlot(StepBuilder& b, rgir::TaskId t, llvm::Value* idx
   Enqueue(b, t, idx);
   ir.CreateBr(end);
   b.SetBlock(next);
+  if (cancels_) ReapCancelled(b, t, idx, seq, end);
   for (rgir::ScopeId s : tasks_[t].scopes) {
     llvm::BasicBlock* fired = b.NewBlock("reap.deadline");
     llvm::BasicBlock* other = b.NewBlock("reap.next");

@@ -32,28 +32,39 @@ void GraphLowerer::EmitTaskRun(StepBuilder& b, Here h) {
         EmitExpiry(b, h, expired);
       });
     }
-    llvm::Value* now = t.LoadState(b, h.idx);
-    llvm::BasicBlock* done = b.NewBlock("task.done");
-    llvm::SwitchInst* sw = ir.CreateSwitch(now, done);
-    auto add = [&](NodeId n, uint32_t st, bool after) {
-      if (g_.nodes[n].task != h.task) return;
-      llvm::BasicBlock* bb = b.NewBlock(after ? "resume.after" : "resume.at");
-      sw->addCase(ir.getInt32(st), bb);
-      b.SetBlock(bb);
-      seg_done_ = done;
-      EmitSegment(b, h, n, after);
-    };
-    for (auto [n, st] : start_state_) add(n, st, false);
-    for (auto [n, st] : after_state_) add(n, st, true);
-    b.SetBlock(done);
-    b.SetLocation(g_.tasks[h.task].range);
-    if (EndsInPlace()) return;  // no transient states
-    llvm::Value* after = t.LoadState(b, h.idx);
-    EmitIf(b, ir.CreateICmpEQ(after, ir.getInt32(kStateExit)),
-           [&](StepBuilder& b) { ExitTask(b, h); });
-    EmitIf(b, ir.CreateICmpEQ(after, ir.getInt32(kStateFail)), [&](StepBuilder& b) {
-      FailTask(b, h, b.ir().CreateTrunc(t.LoadVar(b, h.idx, kWordFailErr), b.ir().getInt32Ty()));
-    });
+    // A slot that cancelled requests goes on once they completed (cancel.cpp).
+    if (cancels_) {
+      EmitIf(b, Drained(b, h), [&](StepBuilder& b) { EmitTaskResume(b, h); });
+    } else {
+      EmitTaskResume(b, h);
+    }
+  });
+}
+
+void GraphLowerer::EmitTaskResume(StepBuilder& b, Here h) {
+  llvm::IRBuilder<>& ir = b.ir();
+  TaskTable& t = Table(h.task);
+  llvm::Value* now = t.LoadState(b, h.idx);
+  llvm::BasicBlock* done = b.NewBlock("task.done");
+  llvm::SwitchInst* sw = ir.CreateSwitch(now, done);
+  auto add = [&](NodeId n, uint32_t st, bool after) {
+    if (g_.nodes[n].task != h.task) return;
+    llvm::BasicBlock* bb = b.NewBlock(after ? "resume.after" : "resume.at");
+    sw->addCase(ir.getInt32(st), bb);
+    b.SetBlock(bb);
+    seg_done_ = done;
+    EmitSegment(b, h, n, after);
+  };
+  for (auto [n, st] : start_state_) add(n, st, false);
+  for (auto [n, st] : after_state_) add(n, st, true);
+  b.SetBlock(done);
+  b.SetLocation(g_.tasks[h.task].range);
+  if (EndsInPlace()) return;  // no transient states
+  llvm::Value* after = t.LoadState(b, h.idx);
+  EmitIf(b, ir.CreateICmpEQ(after, ir.getInt32(kStateExit)),
+         [&](StepBuilder& b) { ExitTask(b, h); });
+  EmitIf(b, ir.CreateICmpEQ(after, ir.getInt32(kStateFail)), [&](StepBuilder& b) {
+    FailTask(b, h, b.ir().CreateTrunc(t.LoadVar(b, h.idx, kWordFailErr), b.ir().getInt32Ty()));
   });
 }
 

@@ -27,6 +27,10 @@ struct RingOptions {
   uint32_t cq_entries = 0;
   /// Added to SINGLE_ISSUER|DEFER_TASKRUN; SQPOLL, IOPOLL, R_DISABLED and NO_SQARRAY are refused.
   uint32_t extra_flags = 0;
+  /// IORING_SETUP_SUBMIT_ALL: an SQE whose preparation fails completes with its error and the
+  /// kernel submits the rest of the batch. Without it the kernel stops there and a compiled
+  /// controller submits the rest itself (a few more calls; docs/embedding.md).
+  bool submit_all = true;
   /// Bytes of parameter region to register (rounded up to pages); 0 for none.
   size_t mem_region_size = 0;
   /// The kernel to call; nullptr for the real one.
