@@ -6,11 +6,13 @@
 // result and cancels the rest with no completion left behind; a failing request fails the graph
 // with its errno; a failing instance of a nested `parallel` cancels all the others; a failing
 // `any` arm reaches the enclosing catch; openat paths end at the view's end even when the host's
-// bytes go on; a deliberately broken lowering is reported at the right `.uring` line. The objects
-// were compiled by `uringc compile` at build time and are embedded here. This file is built
-// twice: for the 7.2 kernel ABI (every guest) and for 7.1 (`--target-kernel=7.1`, the 7.1 guest);
-// each build also carries the NOP chain for the other ABI, which must run as well, and checks
-// that `--target-kernel=auto` picks the running kernel's ABI.
+// bytes go on; `within` on a sleep or a fn call gives -ETIME; a huge run-time duration saturates;
+// a failed prep is its request's own result; a construct that cancelled goes on once the
+// cancelled requests completed; a deliberately broken lowering is reported at the right line.
+// The objects were compiled by `uringc compile` at build time and are embedded here. This file
+// is built twice: for the 7.2 kernel ABI (every guest) and for 7.1 (`--target-kernel=7.1`, the
+// 7.1 guest); each build also carries the NOP chain for the other ABI, which must run as well,
+// and checks that `--target-kernel=auto` picks the running kernel's ABI.
 #include <arpa/inet.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
@@ -751,6 +753,7 @@ TEST_F(Compiled, APrepFailureIsThatRequestsResultAndTheBatchGoesOn) {
       EXPECT_EQ(Get("empty"), -ENOENT);
       EXPECT_EQ(Get("first"), 0);
       EXPECT_EQ(Get("second"), -ENOENT);
+      EXPECT_EQ(Get("linked"), -ENOENT);  // a linked head's failed prep does not stop the batch
       ExpectNothingLeft("prep_fail");
     }
     close(dir);
@@ -760,8 +763,9 @@ TEST_F(Compiled, APrepFailureIsThatRequestsResultAndTheBatchGoesOn) {
   }
 }
 
-// After `any`, a failing `all` branch and a block deadline's ACTION, the cancelled reads have
-// completed before the graph goes on: `cancel(a)` right after each finds nothing (0).
+// After `any`, a failing `all` branch, a block deadline's ACTION, a failing `parallel` instance
+// and a fn call's `within`, the cancelled reads have completed before the graph goes on:
+// `cancel(a)` right after each finds nothing (0).
 TEST_F(Compiled, ACancellingConstructGoesOnOnlyOnceItsCancelledRequestsCompleted) {
   int p[2];
   ASSERT_EQ(pipe2(p, O_CLOEXEC), 0);
@@ -774,9 +778,12 @@ TEST_F(Compiled, ACancellingConstructGoesOnOnlyOnceItsCancelledRequestsCompleted
     RunOutcome out = Run();
     EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
     EXPECT_EQ(Get("after_any"), 0);
-    EXPECT_EQ(Get("caught"), EPERM);
+    EXPECT_EQ(Get("caught"), 2 * EPERM);  // the `all` branch, then the `parallel` instance
     EXPECT_EQ(Get("after_all"), 0);
     EXPECT_EQ(Get("after_deadline"), 0);
+    EXPECT_EQ(Get("after_parallel"), 0);
+    EXPECT_EQ(Get("waited"), -ETIME);
+    EXPECT_EQ(Get("after_call"), 0);
     ExpectNothingLeft("cancel_done");
     ExpectCancelledReadsLeftThePipe(p);
   }
