@@ -3,9 +3,11 @@
 // IORING_OP_TIMEOUT_REMOVE of its armed deadlines, the same for every instance below it, and its
 // state set to finished. Their CQEs still arrive and are dropped (and counted, so the graph's end
 // waits for them). The construct that cancelled goes on only after the cancelled requests'
-// CQEs came (a `cancel(fd)` right after an `any` must not find the loser still in flight): each
-// slot counts the cancelled requests in flight in its subtree (kWordDrain, kept on the whole way
-// up to the root), and a slot with a nonzero count does not run; its last CQE wakes it.
+// CQEs came (a `cancel(fd)` right after an `any` must not find the loser still in flight): the
+// requests one construct cancels are counted (`uringc_<graph>_cancelled`) and added to kWordDrain
+// of the slot that cancelled and of its ancestors; a slot with a nonzero count does not run; each
+// cancelled CQE takes one off every slot from its own up to the root (saturating at 0 in the
+// finished slots in between, which were not counted), and the last one wakes the slot.
 #include <linux/io_uring.h>
 
 #include "lower/control.h"
@@ -28,7 +30,25 @@ void GraphLowerer::CancelAwaited(StepBuilder& b, rgir::TaskId task, llvm::Value*
   EmitIf(b, awaiting, [&](StepBuilder& b) {
     Push(b, sqe::AsyncCancel(UserData(b, task, idx, seq), nullptr));
     t.StoreVar(b, idx, kWordSeq, b.ir().CreateOr(seq, b.ir().getInt64(kSeqCancelled)));
-    AdjustDrain(b, task, idx, +1);
+    llvm::Value* n = b.Load(ScalarType::kU32, cancelled_, 0, 4);
+    b.Store(ScalarType::kU32, cancelled_, 0, b.ir().CreateAdd(n, b.ir().getInt32(1)), 4);
+  });
+}
+
+void GraphLowerer::CountCancelled(StepBuilder& b, rgir::TaskId task, llvm::Value* idx) {
+  llvm::IRBuilder<>& ir = b.ir();
+  llvm::Value* n = b.Load(ScalarType::kU32, cancelled_, 0, 4);
+  EmitIf(b, ir.CreateICmpNE(n, ir.getInt32(0)), [&](StepBuilder& b) {
+    b.Store(ScalarType::kU32, cancelled_, 0, b.ir().getInt32(0), 4);
+    llvm::Value* n64 = b.ir().CreateZExt(n, b.ir().getInt64Ty());
+    for (rgir::TaskId cur = task;;) {
+      TaskTable& t = Table(cur);
+      t.StoreVar(b, idx, kWordDrain, b.ir().CreateAdd(t.LoadVar(b, idx, kWordDrain), n64));
+      const rgir::TaskId p = g_.tasks[cur].parent;
+      if (p == rgir::kNone) return;
+      idx = Table(p).CheckedIndex(b, t.LoadVar(b, idx, kWordParent));
+      cur = p;
+    }
   });
 }
 
@@ -42,28 +62,24 @@ void GraphLowerer::ReapCancelled(StepBuilder& b, rgir::TaskId task, llvm::Value*
   ir.CreateCondBr(ir.CreateICmpEQ(t.LoadVar(b, idx, kWordSeq), marked), hit, other);
   b.SetBlock(hit);
   t.StoreVar(b, idx, kWordSeq, ir.getInt64(0));
-  AdjustDrain(b, task, idx, -1);
+  UncountCancelled(b, task, idx);
   ir.CreateBr(done);
   b.SetBlock(other);
 }
 
-void GraphLowerer::AdjustDrain(StepBuilder& b, rgir::TaskId task, llvm::Value* idx, int delta) {
+void GraphLowerer::UncountCancelled(StepBuilder& b, rgir::TaskId task, llvm::Value* idx) {
   for (rgir::TaskId cur = task;;) {
     llvm::IRBuilder<>& ir = b.ir();
     TaskTable& t = Table(cur);
     llvm::Value* w = t.LoadVar(b, idx, kWordDrain);
-    if (delta > 0) {
-      t.StoreVar(b, idx, kWordDrain, ir.CreateAdd(w, ir.getInt64(1)));
-    } else {
-      llvm::Value* count = ir.CreateAnd(w, ir.getInt64(0xffffffffu));
-      llvm::Value* next = ir.CreateSelect(ir.CreateICmpEQ(count, ir.getInt64(0)), w,
-                                          ir.CreateSub(w, ir.getInt64(1)));
-      t.StoreVar(b, idx, kWordDrain, next);
-      EmitIf(b, ir.CreateICmpEQ(next, ir.getInt64(kDrainWaiting)), [&](StepBuilder& b) {
-        t.StoreVar(b, idx, kWordDrain, b.ir().getInt64(0));
-        Enqueue(b, cur, idx);
-      });
-    }
+    llvm::Value* count = ir.CreateAnd(w, ir.getInt64(0xffffffffu));
+    llvm::Value* next = ir.CreateSelect(ir.CreateICmpEQ(count, ir.getInt64(0)), w,
+                                        ir.CreateSub(w, ir.getInt64(1)));
+    t.StoreVar(b, idx, kWordDrain, next);
+    EmitIf(b, ir.CreateICmpEQ(next, ir.getInt64(kDrainWaiting)), [&](StepBuilder& b) {
+      t.StoreVar(b, idx, kWordDrain, b.ir().getInt64(0));
+      Enqueue(b, cur, idx);
+    });
     const rgir::TaskId p = g_.tasks[cur].parent;
     if (p == rgir::kNone) return;
     idx = Table(p).CheckedIndex(b, t.LoadVar(b, idx, kWordParent));
@@ -89,13 +105,20 @@ void GraphLowerer::CancelSlot(StepBuilder& b, rgir::TaskId task, llvm::Value* id
   EmitIf(b, ir.CreateICmpUGE(state, ir.getInt32(kFirstResumeState)), [&](StepBuilder& b) {
     CancelAwaited(b, task, idx);
     DisarmScopes(b, task, idx);
-    CancelChildren(b, task, idx, tasks_[task].children);
+    CancelChildSlots(b, idx, tasks_[task].children);
     if (finish) t.StoreState(b, idx, kTaskFinished);
   });
 }
 
-void GraphLowerer::CancelChildren(StepBuilder& b, rgir::TaskId /*task*/, llvm::Value* idx,
+void GraphLowerer::CancelChildren(StepBuilder& b, rgir::TaskId task, llvm::Value* idx,
                                   const std::vector<rgir::TaskId>& which) {
+  if (which.empty()) return;
+  CancelChildSlots(b, idx, which);
+  CountCancelled(b, task, idx);
+}
+
+void GraphLowerer::CancelChildSlots(StepBuilder& b, llvm::Value* idx,
+                                    const std::vector<rgir::TaskId>& which) {
   for (rgir::TaskId c : which) {
     const uint32_t inst = Instances(c);
     auto one = [&](StepBuilder& b, llvm::Value* k) {
@@ -122,7 +145,8 @@ void GraphLowerer::EmitExpiry(StepBuilder& b, Here h, llvm::Value* expired) {
     b.SetLocation(d.range);
     // The task is inside scope s: whatever it awaits, and all it started, is inside too.
     CancelAwaited(b, h.task, h.idx);
-    CancelChildren(b, h.task, h.idx, tasks_[h.task].children);
+    CancelChildSlots(b, h.idx, tasks_[h.task].children);
+    CountCancelled(b, h.task, h.idx);
     // Scopes nested in s end with it.
     for (rgir::ScopeId inner : tasks_[h.task].scopes) {
       for (rgir::ScopeId p = g_.deadlines[inner].parent; p != rgir::kNone;

@@ -169,19 +169,24 @@ class GraphLowerer {
   // ----- cancel.cpp -----
   /// Cancels what slot (task, idx) awaits and every task instance below it; their slots end.
   void CancelSlot(StepBuilder& b, rgir::TaskId task, llvm::Value* idx, bool finish);
+  /// Cancels the instances of `which` below slot (task, idx), which waits for them (counted).
   void CancelChildren(StepBuilder& b, rgir::TaskId task, llvm::Value* idx,
                       const std::vector<rgir::TaskId>& which);
   void DisarmScopes(StepBuilder& b, rgir::TaskId task, llvm::Value* idx);
-  /// ASYNC_CANCEL of the request slot (task, idx) awaits, if any; counted in kWordDrain of the
-  /// slot and its ancestors until its CQE arrives (ReapCancelled).
+  /// ASYNC_CANCEL of the request slot (task, idx) awaits, if any, counted in `cancelled_`.
   void CancelAwaited(StepBuilder& b, rgir::TaskId task, llvm::Value* idx);
-  /// i1: the CQE with sequence number `seq` (i64) is that of the slot's cancelled request; then
-  /// uncounts it and wakes every slot on the way up that waited for its subtree to drain.
+  /// Adds the requests counted in `cancelled_` to kWordDrain of the slot that cancelled them and
+  /// of its ancestors (cancel.cpp).
+  void CountCancelled(StepBuilder& b, rgir::TaskId task, llvm::Value* idx);
+  /// Cancels the instances of `which` below slot idx (no counting: the caller's CountCancelled).
+  void CancelChildSlots(StepBuilder& b, llvm::Value* idx, const std::vector<rgir::TaskId>& which);
+  /// Sends control to `done` when the CQE with sequence number `seq` (i64) is that of the slot's
+  /// cancelled request, after UncountCancelled; else continues in a new block.
   void ReapCancelled(StepBuilder& b, rgir::TaskId task, llvm::Value* idx, llvm::Value* seq,
                      llvm::BasicBlock* done);
-  /// Adds `delta` (+1 or -1) to kWordDrain of slot (task, idx) and of all its ancestors; at -1, a
-  /// slot whose count reaches 0 while it waits is put back on the ready queue.
-  void AdjustDrain(StepBuilder& b, rgir::TaskId task, llvm::Value* idx, int delta);
+  /// One cancelled request completed: takes 1 off kWordDrain of slot (task, idx) and of all its
+  /// ancestors (never below 0); a slot whose count reaches 0 while it waits is made runnable.
+  void UncountCancelled(StepBuilder& b, rgir::TaskId task, llvm::Value* idx);
   /// i1: no cancelled request is in flight below the slot; else marks it as waiting.
   llvm::Value* Drained(StepBuilder& b, Here h);
   void EmitExpiry(StepBuilder& b, Here h, llvm::Value* expired /* i64 scope + 1 */);
@@ -247,6 +252,7 @@ class GraphLowerer {
   llvm::GlobalVariable* ending_ = nullptr;      ///< 0 running, 1 done, 2 failed
   llvm::GlobalVariable* end_error_ = nullptr;
   llvm::GlobalVariable* cancel_sent_ = nullptr;
+  llvm::GlobalVariable* cancelled_ = nullptr;   ///< requests cancelled by the construct at hand
   llvm::GlobalVariable* steps_ = nullptr;
 
   /// One task (no fork): no ready queue; slot 0 at a constant address (ready.cpp).

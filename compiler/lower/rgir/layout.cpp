@@ -261,6 +261,7 @@ void GraphLowerer::DeclareGlobals() {
     end_error_ = m_.AddBss(prefix + "end_error", ScalarType::kS32, at);
   }
   if (drain_) cancel_sent_ = m_.AddBss(prefix + "cancel_sent", ScalarType::kU32, at);
+  if (cancels_) cancelled_ = m_.AddBss(prefix + "cancelled", ScalarType::kU32, at);
 }
 
 }  // namespace uringc::lower_rgir
