@@ -3,6 +3,8 @@
 #pragma once
 
 #include <map>
+#include <set>
+#include <vector>
 
 #include "sema/passes.h"
 #include "sema/requests.h"
@@ -14,23 +16,35 @@ using namespace ast;
 
 constexpr uint64_t kMaxTasks = 4096;
 
+/// const_order.cpp: every module's constants, each after the constants its value names, found
+/// by an iterative depth-first search (a chain of thousands of constants must not recurse once
+/// per link). The names that close a cycle go into `cycle_names`: checking them reports the
+/// cycle instead of following it, so checking in this order never nests.
+std::vector<ConstDecl*> OrderConstants(Program& program, std::set<const NameExpr*>& cycle_names);
+
 class Checker {
  public:
   Checker(Program& p, DiagnosticList& d) : program_(p), diags_(d) {}
 
   void Run() {
-    // Signatures first: calls may precede the fn they call.
+    // Fn signatures first: calls may precede the fn they call. Then the constants, which graph
+    // signatures (`buffers[N] of SIZE`) may name, in dependency order (const_order.cpp).
     for (auto& m : program_.modules) {
       if (!m.ast) continue;
       for (auto& decl : m.ast->decls) {
         if (auto* f = decl->As<FnDecl>()) CheckFnSignature(*f);
+      }
+    }
+    for (ConstDecl* c : OrderConstants(program_, cycle_names_)) CheckConst(*c);
+    for (auto& m : program_.modules) {
+      if (!m.ast) continue;
+      for (auto& decl : m.ast->decls) {
         if (auto* g = decl->As<GraphDecl>()) CheckGraphSignature(*g);
       }
     }
     for (auto& m : program_.modules) {
       if (!m.ast) continue;
       for (auto& decl : m.ast->decls) {
-        if (auto* c = decl->As<ConstDecl>()) CheckConst(*c);
         if (auto* f = decl->As<FnDecl>()) {
           fn_ = f;
           CheckBlock(*f->body);
@@ -119,7 +133,7 @@ class Checker {
   }
 
   void CheckConst(ConstDecl& c) {
-    if (c.value->type.kind != Type::Kind::kError || checking_.count(&c)) return;
+    if (checked_.count(&c) || checking_.count(&c)) return;
     checking_[&c] = true;
     Type declared = c.type ? ResolveTypeRef(*c.type, false, "a constant") : Type::Error();
     Type t = Check(*c.value);
@@ -129,6 +143,7 @@ class Checker {
     }
     if (c.type && !declared.IsError()) Coerce(*c.value, declared, "constant");
     checking_.erase(&c);
+    checked_.insert(&c);
   }
 
   // ----- statements -----
@@ -334,6 +349,8 @@ class Checker {
   DiagnosticList& diags_;
   const FnDecl* fn_ = nullptr;
   std::map<const ConstDecl*, bool> checking_;
+  std::set<const ConstDecl*> checked_;   // checked once; an erroneous value is not re-checked
+  std::set<const NameExpr*> cycle_names_;  // a constant's use of one still being defined
 };
 
 }  // namespace uringc::sema::types_internal

@@ -147,7 +147,7 @@ Type Checker::Check(Expr& e) {
         case Resolution::Kind::kBinding: return e.type = r.binding->type;
         case Resolution::Kind::kConst: {
           auto* c = const_cast<ConstDecl*>(r.constant);
-          if (checking_.count(c)) {
+          if (checking_.count(c) || (cycle_names_.count(&x) && !checked_.count(c))) {
             diags_.Error("NotConstant", x.range, "constant `" + c->name + "` depends on itself");
             return e.type = Type::Error();
           }
