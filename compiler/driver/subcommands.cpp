@@ -124,7 +124,9 @@ int Check(const Options& opts, Io& io) {
     }
     const std::string dump_after = opts.Get("dump-after");
     const std::string emit = opts.Get("emit");
-    RunPipeline(c, dump_after.empty() ? (emit == "rgir" ? "" : "fds") : dump_after,
+    // Through `lower`, whose limits (GraphTooLarge, TooManyTasks, nesting once inlined) are
+    // errors `compile` would report too.
+    RunPipeline(c, dump_after.empty() ? "" : dump_after,
                 [&](const Phase& p) {
                   if (p.name == dump_after) Dump(c, p.dump, io);
                 });

@@ -116,6 +116,7 @@ void Lowerer::Deadlined(const ast::Within& w, SourceRange range,
 
 void Lowerer::Stmt(const ast::Stmt& s) {
   if (Dead()) return;
+  Nest nest(*this, s.range);
   if (s.within) {
     Deadlined(*s.within, s.range, [&] { StmtInner(s); });
   } else {
@@ -538,6 +539,17 @@ std::unique_ptr<Module> LowerToRgir(const sema::Program& program, DiagnosticList
     module->graphs.emplace_back();
     try {
       lower_internal::Lowerer(module->graphs.back(), max_nodes).LowerGraph(*g);
+      if (!CheckTaskLimits(module->graphs.back(), diagnostics)) return nullptr;
+    } catch (const lower_internal::TooDeep& deep) {
+      Diagnostic& d = diagnostics.Error(
+          "NestingTooDeep", deep.at,
+          "fn calls nest too deeply once inlined into graph `" + g->name + "`: more than " +
+              std::to_string(lower_internal::kMaxNesting) +
+              " statements and expressions inside one another; call fewer fns from fns");
+      if (deep.outer.file != deep.at.file || deep.outer.begin != deep.at.begin) {
+        d.notes.push_back({deep.outer, "the outermost of these calls"});
+      }
+      return nullptr;
     } catch (const lower_internal::TooLarge&) {
       diagnostics.Error("GraphTooLarge", g->name_range,
                         "graph `" + g->name + "` needs more than " + std::to_string(max_nodes) +

@@ -28,6 +28,7 @@ VarId Lowerer::VarOf(const ast::Binding& b) {
 }
 
 Expr Lowerer::Value(const ast::Expr& e) {
+  Nest nest(*this, e.range);
   const Type type = Concrete(e.type);
   if (e.constant && e.type.kind != Type::Kind::kBytes) {
     Expr c = Expr::Const(type, e.constant->bits);
@@ -192,6 +193,7 @@ Expr Lowerer::InlineFn(const ast::CallExpr& c, VarId into) {
   if (into == kNone) into = NewVar(c.callee + ".result", fn.result_type, Var::Kind::kTemp, c.range);
   std::vector<Expr> args;
   for (auto& a : c.args) args.push_back(Value(*a));
+  inline_calls_.push_back(c.range);
   auto body = [&] {
     fns_.push_back({into, {}, task_.task, task_.tries.size(), task_.scopes.size(), {}});
     default_errno_.push_back(Expr::Const(Type::Int(32, true), 5));  // EIO
@@ -215,6 +217,7 @@ Expr Lowerer::InlineFn(const ast::CallExpr& c, VarId into) {
   } else {
     body();
   }
+  inline_calls_.pop_back();
   return Expr::Var(g_.vars[into].type, into);
 }
 

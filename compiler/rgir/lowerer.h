@@ -16,6 +16,18 @@
 namespace uringc::rgir::lower_internal {
 
 struct TooLarge {};  // thrown when the node budget is exceeded; caught in LowerToRgir
+/// Thrown when statements and expressions nest deeper than kMaxNesting once fns are inlined
+/// (each inlined body nests inside its call); caught in LowerToRgir. `at` is where it went past,
+/// `outer` the outermost fn call being inlined there.
+struct TooDeep {
+  SourceRange at;
+  SourceRange outer;
+};
+
+/// Statements plus expressions open at once while lowering (a C++ frame or more each). A chain
+/// of 4,000 fns each calling the next overflowed an 8 MiB stack; one fn body nests at most a few
+/// hundred deep (the parser's limits), so this leaves room for a chain of several hundred fns.
+inline constexpr uint32_t kMaxNesting = 1000;
 
 struct Exit {
   NodeId node;
@@ -69,6 +81,20 @@ class Lowerer {
   VarId VarOf(const ast::Binding& b);
   VarId Declare(const ast::Binding& b, Var::Kind kind = Var::Kind::kLocal);
 
+  /// Counts one level of nesting for its lifetime; throws TooDeep past kMaxNesting.
+  class Nest {
+   public:
+    Nest(Lowerer& l, SourceRange at) : l_(l) {
+      if (++l_.nesting_ > kMaxNesting) {
+        --l_.nesting_;
+        throw TooDeep{at, l_.inline_calls_.empty() ? at : l_.inline_calls_.front()};
+      }
+    }
+    ~Nest() { --l_.nesting_; }
+   private:
+    Lowerer& l_;
+  };
+
   // ----- context -----
   struct LoopCtx {
     NodeId latch = kNone;  // created on first use: continue and the end of the body go here
@@ -103,6 +129,8 @@ class Lowerer {
   std::vector<Expr> default_errno_;  // what a bare `fail` raises
   std::map<const ast::Binding*, ParamId> params_;
   std::function<Expr()> loop_cond_;  // a counted loop's condition, consumed by Loop()
+  uint32_t nesting_ = 0;                   // see Nest
+  std::vector<SourceRange> inline_calls_;  // the fn calls being inlined, outermost first
 };
 
 }  // namespace uringc::rgir::lower_internal

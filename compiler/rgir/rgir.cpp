@@ -1,4 +1,4 @@
-// Derived edges and the invariant check of rgir (see rgir.h).
+// Derived edges, the invariant check and the task limits of rgir (see rgir.h).
 #include "rgir/rgir.h"
 
 #include <algorithm>
@@ -105,6 +105,52 @@ std::string Verify(const Graph& g) {
   }
   for (size_t i = 0; i < nn; ++i) if (!seen[i]) return bad("unreachable node", i);
   return "";
+}
+
+std::vector<uint64_t> TaskSlots(const Graph& g) {
+  // Iterative: a parent may (in principle) come after its child in `tasks`.
+  std::vector<uint64_t> slots(g.tasks.size(), 0);
+  std::vector<bool> known(g.tasks.size(), false);
+  for (TaskId root = 0; root < g.tasks.size(); ++root) {
+    std::vector<TaskId> chain;  // root and its ancestors whose count is not known yet
+    for (TaskId t = root; t != kNone && t < g.tasks.size() && !known[t] &&
+                          chain.size() <= g.tasks.size();
+         t = g.tasks[t].parent) {
+      chain.push_back(t);
+    }
+    for (size_t i = chain.size(); i-- > 0;) {
+      const Task& task = g.tasks[chain[i]];
+      uint64_t n = task.kind == Task::Kind::kParallel ? task.instances : 1;
+      const uint64_t above =
+          task.parent == kNone || task.parent >= g.tasks.size() ? 1 : slots[task.parent];
+      slots[chain[i]] = n != 0 && above > UINT64_MAX / n ? UINT64_MAX : n * above;
+      known[chain[i]] = true;
+    }
+  }
+  return slots;
+}
+
+bool CheckTaskLimits(const Graph& g, DiagnosticList& diagnostics) {
+  if (g.tasks.size() > kMaxTasks) {
+    diagnostics.Error("TooManyTasks", g.range,
+                      "graph `" + g.name + "` has " + std::to_string(g.tasks.size()) +
+                          " concurrent constructs once its fns are inlined; the controller "
+                          "supports " + std::to_string(kMaxTasks));
+    return false;
+  }
+  const std::vector<uint64_t> slots = TaskSlots(g);
+  for (TaskId t = 0; t < g.tasks.size(); ++t) {
+    if (slots[t] <= kMaxTaskSlots) continue;
+    const std::string count =
+        slots[t] == UINT64_MAX ? "more than " + std::to_string(UINT64_MAX - 1)
+                               : std::to_string(slots[t]);
+    diagnostics.Error("TooManyTasks", g.tasks[t].range,
+                      "this concurrent construct needs " + count +
+                          " task instances in total (its own times those of the constructs "
+                          "around it); the controller supports " + std::to_string(kMaxTaskSlots));
+    return false;
+  }
+  return true;
 }
 
 }  // namespace uringc::rgir

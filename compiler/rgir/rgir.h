@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "ast/types.h"
+#include "diag/diagnostic.h"
 #include "sema/requests.h"
 #include "source/source_file.h"
 
@@ -202,6 +203,19 @@ struct Graph {
 struct Module {
   std::vector<Graph> graphs;  ///< in source order of the root module
 };
+
+/// The most task instances (slots) one task of a controller can have: the slot index has 16 bits
+/// in `user_data` and in the ready queue; and the most tasks a graph can have.
+inline constexpr uint64_t kMaxTaskSlots = 65535;
+inline constexpr uint64_t kMaxTasks = 65535;
+
+/// Instances of each task across all instances of its ancestors (a `parallel` of 4096 inside
+/// one of 4096: 16,777,216), saturating at UINT64_MAX.
+std::vector<uint64_t> TaskSlots(const Graph& g);
+
+/// The task limits above: false with a TooManyTasks error at the first task past them. Checked
+/// when the graph is lowered (so `uringc check` reports it) and again by code generation.
+bool CheckTaskLimits(const Graph& g, DiagnosticList& diagnostics);
 
 /// Fills `g.edges` from the nodes (control, alt, spawn, done, data), sorted and deduplicated.
 void ComputeEdges(Graph& g);

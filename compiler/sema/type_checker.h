@@ -197,10 +197,14 @@ class Checker {
         auto& x = *s.As<ParallelStmt>();
         x.var->type = CheckRange(*x.lo, *x.hi, "parallel");
         if (x.lo->constant && x.hi->constant) {
-          const int64_t n = x.hi->constant->AsSigned() - x.lo->constant->AsSigned();
-          if (n < 0 || static_cast<uint64_t>(n) > kMaxTasks) {
+          // In 128 bits: the ends may be any two 64-bit constants.
+          const __int128 n = static_cast<__int128>(x.hi->constant->AsSigned()) -
+                             x.lo->constant->AsSigned();
+          if (n < 0 || n > static_cast<__int128>(kMaxTasks)) {
+            const std::string count = n < 0 ? "-" + std::to_string(static_cast<uint64_t>(-n))
+                                             : std::to_string(static_cast<uint64_t>(n));
             diags_.Error("TooManyTasks", x.hi->range,
-                         "`parallel` makes " + std::to_string(n) + " tasks; the range must give 0 to " +
+                         "`parallel` makes " + count + " tasks; the range must give 0 to " +
                              std::to_string(kMaxTasks));
           }
         } else {

@@ -157,6 +157,53 @@ class CompileCli(unittest.TestCase):
         self.assertEqual(p.returncode, 1)
         self.assertIn(b'"BackendError"', p.stderr)
 
+    # Generated deep and wide programs (issue 10): each finishes within a generous bound with
+    # a diagnostic or success, never a signal, and `check` says what `compile` says.
+    def run_bounded(self, source, *args, timeout=120):
+        src = self.out("deep.uring")
+        with open(src, "w") as f:
+            f.write(source)
+        p = subprocess.run([UR, *args, src] + (["-o", self.out("deep.o")] if args[0] == "compile"
+                                                else []),
+                           capture_output=True, timeout=timeout)
+        self.assertGreaterEqual(p.returncode, 0, f"{args}: killed by signal {-p.returncode}")
+        return p
+
+    def test_a_chain_of_8000_constants_checks(self):
+        src = "".join(f"const C{i}: u64 = C{i + 1} + 1\n" for i in range(8000))
+        src += "const C8000: u64 = 1\ngraph g() -> (o: u64) { o = C0 }\n"
+        p = self.run_bounded(src, "check")
+        self.assertEqual(p.returncode, 0, p.stderr.decode()[-2000:])
+
+    def test_a_chain_of_5000_fns_is_a_diagnostic_in_check_and_compile(self):
+        src = "".join(f"fn f{i}() -> i32 {{ return f{i + 1}() }}\n" for i in range(5000))
+        src += "fn f5000() -> i32 { return nop() }\ngraph g() { f0()? }\n"
+        for args in (("check",), ("check", "--emit=rgir"), ("compile",)):
+            p = self.run_bounded(src, *args)
+            self.assertEqual(p.returncode, 1, args)
+            self.assertIn(b"[NestingTooDeep]", p.stderr, args)
+        # A chain of 300 is fine.
+        src = "".join(f"fn f{i}() -> i32 {{ return f{i + 1}() }}\n" for i in range(300))
+        src += "fn f300() -> i32 { return nop() }\ngraph g() { f0()? }\n"
+        self.assertEqual(self.run_bounded(src, "check").returncode, 0)
+
+    def test_check_and_compile_agree_on_nested_parallel(self):
+        src = ("graph g() {\n parallel i in 0..4096 {\n  parallel j in 0..4096 {\n"
+               "   nop()?\n  }\n }\n}\n")
+        for args in (("check",), ("compile",)):
+            p = self.run_bounded(src, *args)
+            self.assertEqual(p.returncode, 1, args)
+            err = p.stderr.decode()
+            self.assertIn("[TooManyTasks]", err)
+            self.assertIn("16777216 task instances", err)
+        # Six levels (4096^6 overflows 64 bits): still the first construct past the limit.
+        src = ("graph g() {\n" + "".join(f" parallel i{k} in 0..4096 {{\n" for k in range(6)) +
+               "  nop()?\n" + " }\n" * 6 + "}\n")
+        p = self.run_bounded(src, "check")
+        self.assertEqual(p.returncode, 1)
+        self.assertIn(b"[TooManyTasks]", p.stderr)
+        self.assertIn(b"needs 16777216 task instances", p.stderr)
+
     def test_run_reports_a_missing_kernel_feature_or_runs(self):
         # On a host without io_uring_bpf_ops this explains what is missing; either way it must
         # not crash and must compile in memory first.

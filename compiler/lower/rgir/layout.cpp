@@ -38,31 +38,13 @@ constexpr uint64_t kMaxSlots = 65535;  // the slot index has 16 bits in user_dat
 bool GraphLowerer::PlanLayout() {
   const size_t nt = g_.tasks.size();
   tasks_.resize(nt);
-  // Parents are created before their children, but do not rely on it: resolve recursively.
-  std::vector<bool> done(nt, false);
-  std::function<uint64_t(rgir::TaskId)> slots = [&](rgir::TaskId t) -> uint64_t {
-    if (done[t]) return tasks_[t].slots;
-    const rgir::Task& task = g_.tasks[t];
-    uint64_t n = task.kind == rgir::Task::Kind::kParallel ? task.instances : 1;
-    if (task.parent != rgir::kNone) n *= slots(task.parent);
-    tasks_[t].slots = static_cast<uint32_t>(std::min<uint64_t>(n, kMaxSlots + 1));
-    done[t] = true;
-    return n;
-  };
+  // The front end refused graphs past the limits (rgir::CheckTaskLimits, in LowerToRgir); the
+  // check is repeated for rgir built by other means (tests).
+  if (!rgir::CheckTaskLimits(g_, diags_)) return false;
+  const std::vector<uint64_t> slots = rgir::TaskSlots(g_);
   for (rgir::TaskId t = 0; t < nt; ++t) {
-    if (slots(t) > kMaxSlots) {
-      diags_.Error("TooManyTasks", g_.tasks[t].range,
-                                   "this concurrent construct needs " + std::to_string(slots(t)) +
-                                       " task instances in total (its own times those of the "
-                                       "constructs around it); the controller supports " +
-                                       std::to_string(kMaxSlots));
-      return false;
-    }
+    tasks_[t].slots = static_cast<uint32_t>(slots[t]);
     if (g_.tasks[t].parent != rgir::kNone) tasks_[g_.tasks[t].parent].children.push_back(t);
-  }
-  if (nt > 65535) {
-    diags_.Error("TooManyTasks", g_.range, "too many concurrent constructs");
-    return false;
   }
 
   // Words: control words (kWordDrain only where requests can be cancelled), one per deadline
