@@ -684,7 +684,7 @@ TEST_F(Compiled, WithinOnASleepAndOnAFnCallGivesEtime) {
     Set("p", p[0]);
     SetU("long", 10'000'000'000);  // 10 s
     SetU("short", 40'000'000);     // 40 ms
-    SetU("buf", buf.addr());
+    SetBuf("buf", buf);
   });
   if (ready_) {
     const auto t0 = Clock::now();
@@ -716,7 +716,7 @@ TEST_F(Compiled, AHugeRunTimeDurationSaturatesInsteadOfFiringAtOnce) {
       Set("p", p[0]);
       SetU("huge", huge);
       SetU("short", 50'000'000);  // 50 ms
-      SetU("buf", buf.addr());
+      SetBuf("buf", buf);
     });
     if (ready_) {
       RunOutcome out = Run();
@@ -744,7 +744,7 @@ TEST_F(Compiled, APrepFailureIsThatRequestsResultAndTheBatchGoesOn) {
     submit_all_ = submit_all;
     Open(t_prep_fail_bpf_obj, "prep_fail", [&](Controller&) {
       Set("dir", dir);
-      SetU("buf", buf.addr());
+      SetBuf("buf", buf);
     });
     if (ready_) {
       EXPECT_EQ(static_cast<bool>(ring_->params().flags & IORING_SETUP_SUBMIT_ALL), submit_all);
@@ -772,7 +772,7 @@ TEST_F(Compiled, ACancellingConstructGoesOnOnlyOnceItsCancelledRequestsCompleted
   HostBuffer buf(64);
   Open(t_cancel_done_bpf_obj, "cancel_done", [&](Controller&) {
     Set("a", p[0]);
-    SetU("buf", buf.addr());
+    SetBuf("buf", buf);
   });
   if (ready_) {
     RunOutcome out = Run();
