@@ -8,6 +8,9 @@
 // of the slot that cancelled and of its ancestors; a slot with a nonzero count does not run; each
 // cancelled CQE takes one off every slot from its own up to the root (saturating at 0 in the
 // finished slots in between, which were not counted), and the last one wakes the slot.
+// A child that ends its `any` or fails its fork does not cancel its siblings itself: it names the
+// fork (`uringc_<graph>_fork_end`), and the code after the slot's run cancels that fork's
+// children, once per fork rather than once per child (an `any` of n arms was n x n cancellations).
 #include <linux/io_uring.h>
 
 #include "lower/control.h"
@@ -132,9 +135,46 @@ void GraphLowerer::CancelChildSlots(StepBuilder& b, llvm::Value* idx,
   }
 }
 
+void GraphLowerer::RequestForkEnd(StepBuilder& b, rgir::NodeId fork, llvm::Value* parent_idx) {
+  b.Store(ScalarType::kU32, fork_end_, 0, b.ir().getInt32(fork + 1), 4);
+  b.Store(ScalarType::kU64, fork_end_slot_, 0, parent_idx, 8);
+}
+
+void GraphLowerer::EmitForkEnds(StepBuilder& b) {
+  if (!fork_end_) return;
+  llvm::IRBuilder<>& ir = b.ir();
+  llvm::Value* which = b.Load(ScalarType::kU32, fork_end_, 0, 4);
+  llvm::BasicBlock* end = b.NewBlock("fork.end.done");
+  llvm::BasicBlock* some = b.NewBlock("fork.end");
+  ir.CreateCondBr(ir.CreateICmpEQ(which, ir.getInt32(0)), end, some);
+  b.SetBlock(some);
+  b.Store(ScalarType::kU32, fork_end_, 0, ir.getInt32(0), 4);
+  llvm::Value* slot = b.Load(ScalarType::kU64, fork_end_slot_, 0, 8);
+  llvm::SwitchInst* sw = ir.CreateSwitch(which, end);
+  for (rgir::NodeId f = 0; f < g_.nodes.size(); ++f) {
+    const rgir::Node& fork = g_.nodes[f];
+    if (fork.kind != rgir::Node::Kind::kFork || fork.tasks.empty()) continue;
+    llvm::BasicBlock* bb = b.NewBlock("fork.end.case");
+    sw->addCase(ir.getInt32(f + 1), bb);
+    b.SetBlock(bb);
+    b.SetLocation(fork.range);
+    llvm::Value* idx = Table(fork.task).CheckedIndex(b, slot);
+    // The child that ended is finished already; CancelSlot passes over finished slots.
+    CancelChildren(b, fork.task, idx, fork.tasks);
+    Enqueue(b, fork.task, idx);
+    ir.CreateBr(end);
+  }
+  b.SetBlock(end);
+}
+
 void GraphLowerer::EmitExpiry(StepBuilder& b, Here h, llvm::Value* expired) {
   llvm::IRBuilder<>& ir = b.ir();
   TaskTable& t = Table(h.task);
+  // Whichever scope expired, the task is inside it: whatever it awaits, and all it started, is
+  // inside too. Emitted once for all the task's scopes.
+  CancelAwaited(b, h.task, h.idx);
+  CancelChildSlots(b, h.idx, tasks_[h.task].children);
+  CountCancelled(b, h.task, h.idx);
   llvm::BasicBlock* end = b.NewBlock("expiry.end");
   llvm::SwitchInst* sw = ir.CreateSwitch(expired, end);
   for (rgir::ScopeId s : tasks_[h.task].scopes) {
@@ -143,10 +183,6 @@ void GraphLowerer::EmitExpiry(StepBuilder& b, Here h, llvm::Value* expired) {
     sw->addCase(ir.getInt64(s + 1), bb);
     b.SetBlock(bb);
     b.SetLocation(d.range);
-    // The task is inside scope s: whatever it awaits, and all it started, is inside too.
-    CancelAwaited(b, h.task, h.idx);
-    CancelChildSlots(b, h.idx, tasks_[h.task].children);
-    CountCancelled(b, h.task, h.idx);
     // Scopes nested in s end with it.
     for (rgir::ScopeId inner : tasks_[h.task].scopes) {
       for (rgir::ScopeId p = g_.deadlines[inner].parent; p != rgir::kNone;

@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -190,6 +191,11 @@ class GraphLowerer {
   /// i1: no cancelled request is in flight below the slot; else marks it as waiting.
   llvm::Value* Drained(StepBuilder& b, Here h);
   void EmitExpiry(StepBuilder& b, Here h, llvm::Value* expired /* i64 scope + 1 */);
+  /// A child of `fork` ended it (won the race, or failed): after the slot's run, the fork's other
+  /// children are cancelled and the parent's slot `parent_idx` resumes (EmitForkEnds).
+  void RequestForkEnd(StepBuilder& b, rgir::NodeId fork, llvm::Value* parent_idx);
+  /// The code for RequestForkEnd, once per fork: a switch over the fork named in `fork_end_`.
+  void EmitForkEnds(StepBuilder& b);
 
   // ----- exprs.cpp -----
   Val Eval(StepBuilder& b, Here h, const rgir::Expr& e);
@@ -253,6 +259,8 @@ class GraphLowerer {
   llvm::GlobalVariable* end_error_ = nullptr;
   llvm::GlobalVariable* cancel_sent_ = nullptr;
   llvm::GlobalVariable* cancelled_ = nullptr;   ///< requests cancelled by the construct at hand
+  llvm::GlobalVariable* fork_end_ = nullptr;    ///< u32: fork node + 1 a child ended (0: none)
+  llvm::GlobalVariable* fork_end_slot_ = nullptr;  ///< u64: that fork's slot in its task
   llvm::GlobalVariable* steps_ = nullptr;
 
   /// One task (no fork): no ready queue; slot 0 at a constant address (ready.cpp).
@@ -268,6 +276,10 @@ class GraphLowerer {
   std::unique_ptr<SubmitQueue> queue_;
   llvm::Value* mem_ = nullptr;  ///< kernel pointer to the parameter region
   llvm::BasicBlock* seg_done_ = nullptr;  ///< where the segment being emitted ends
+  llvm::BasicBlock* seg_entry_ = nullptr;  ///< its first block (null outside segments)
+  std::set<std::pair<rgir::VarId, uint32_t>> seg_zeroed_;  ///< register words zeroed there
+  /// The block of each node of the task being emitted, shared by all its segments (tasks.cpp).
+  std::map<rgir::NodeId, llvm::BasicBlock*> node_blocks_;
 };
 
 }  // namespace uringc::lower_rgir

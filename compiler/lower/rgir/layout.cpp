@@ -244,6 +244,10 @@ void GraphLowerer::DeclareGlobals() {
   }
   if (drain_) cancel_sent_ = m_.AddBss(prefix + "cancel_sent", ScalarType::kU32, at);
   if (cancels_) cancelled_ = m_.AddBss(prefix + "cancelled", ScalarType::kU32, at);
+  if (!single_) {
+    fork_end_ = m_.AddBss(prefix + "fork_end", ScalarType::kU32, at);
+    fork_end_slot_ = m_.AddBss(prefix + "fork_end_slot", ScalarType::kU64, at);
+  }
 }
 
 }  // namespace uringc::lower_rgir

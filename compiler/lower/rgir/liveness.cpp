@@ -102,14 +102,22 @@ void GraphLowerer::PlanRegisterVars() {
 
 llvm::AllocaInst* GraphLowerer::RegisterVar(StepBuilder& b, rgir::VarId v, uint32_t word) {
   auto [it, fresh] = var_alloca_.try_emplace({v, word}, nullptr);
+  llvm::Function* f = b.program().function;
   if (fresh) {
-    llvm::Function* f = b.program().function;
     llvm::IRBuilder<> entry(&f->getEntryBlock(), f->getEntryBlock().begin());
     entry.SetCurrentDebugLocation(b.ir().getCurrentDebugLocation());
     it->second = entry.CreateAlloca(entry.getInt64Ty(), nullptr, g_.vars[v].name);
-    // Liveness guarantees a store before every load on paths that run; the 0 keeps paths that
-    // never run free of undef, which LLVM could otherwise use to reason about real ones.
-    entry.CreateStore(entry.getInt64(0), it->second);
+  }
+  // Liveness guarantees a store before every load on paths that run; a 0 stored first thing in
+  // each segment that uses the variable keeps paths that never run free of undef (which LLVM
+  // could use to reason about real ones, and which the verifier reads as an uninitialised
+  // register). Not in the entry block: a store there dominates the whole step, and promoting
+  // then costs a walk of every block per variable (5,000 awaits in a row took minutes).
+  llvm::BasicBlock* at = seg_entry_ ? seg_entry_ : &f->getEntryBlock();
+  if (!seg_entry_ ? fresh : seg_zeroed_.insert({v, word}).second) {
+    llvm::IRBuilder<> zero(at, at->getFirstInsertionPt());
+    zero.SetCurrentDebugLocation(b.ir().getCurrentDebugLocation());
+    zero.CreateStore(zero.getInt64(0), it->second);
   }
   return it->second;
 }

@@ -75,6 +75,7 @@ void GraphLowerer::EmitRunOne(StepBuilder& b) {
     Table(t).StoreVar(b, idx, kWordQueued, b.ir().getInt64(0));
     EmitTaskRun(b, Here{t, idx});
   });
+  EmitForkEnds(b);  // a child that ended its fork: its siblings are cancelled here
 }
 
 void GraphLowerer::EmitForSlot(

@@ -1,8 +1,10 @@
 // A task's code: one SEGMENT per resume state, each the loop-free part of the task's control-flow
 // graph reachable from its resume point without crossing an await (request, fork) or a back edge
 // (a loop: the task stores the loop head's state, goes back on the ready queue and runs again
-// later in the same step). Also the task life cycle: fork (start children), join and race
-// (resume the parent), exit, and failure (cancel siblings, fail the join or race, or the graph).
+// later in the same step). Segments share the blocks of the nodes they both reach, so each node
+// is emitted once per task. Also the task life cycle: fork (start children), join and race
+// (resume the parent), exit, and failure (fail the join or race, or the graph; the siblings are
+// cancelled once per fork, after the slot's run: cancel.cpp).
 #include <algorithm>
 
 #include "lower/control.h"
@@ -47,16 +49,23 @@ void GraphLowerer::EmitTaskResume(StepBuilder& b, Here h) {
   llvm::Value* now = t.LoadState(b, h.idx);
   llvm::BasicBlock* done = b.NewBlock("task.done");
   llvm::SwitchInst* sw = ir.CreateSwitch(now, done);
+  // A node reached from several resume points is emitted once for the task: the segments share
+  // its block (emitting it per segment made a chain of `if` + await quadratic in code size).
+  node_blocks_.clear();
   auto add = [&](NodeId n, uint32_t st, bool after) {
     if (g_.nodes[n].task != h.task) return;
     llvm::BasicBlock* bb = b.NewBlock(after ? "resume.after" : "resume.at");
     sw->addCase(ir.getInt32(st), bb);
     b.SetBlock(bb);
     seg_done_ = done;
+    seg_entry_ = bb;
+    seg_zeroed_.clear();
     EmitSegment(b, h, n, after);
   };
   for (auto [n, st] : start_state_) add(n, st, false);
   for (auto [n, st] : after_state_) add(n, st, true);
+  seg_entry_ = nullptr;
+  node_blocks_.clear();
   b.SetBlock(done);
   b.SetLocation(g_.tasks[h.task].range);
   if (EndsInPlace()) return;  // no transient states
@@ -84,7 +93,7 @@ void GraphLowerer::RequestFail(StepBuilder& b, Here h, llvm::Value* err) {
 void GraphLowerer::EmitSegment(StepBuilder& b, Here h, NodeId start, bool after_await) {
   llvm::IRBuilder<>& ir = b.ir();
   llvm::BasicBlock* done = seg_done_;
-  std::map<NodeId, llvm::BasicBlock*> blocks;
+  std::map<NodeId, llvm::BasicBlock*>& blocks = node_blocks_;  // shared by the task's segments
   std::vector<NodeId> work;
   auto block_for = [&](NodeId n) {
     auto it = blocks.find(n);
@@ -324,12 +333,7 @@ void GraphLowerer::ExitTask(StepBuilder& b, Here h) {
                          fork.tasks.begin();
       pt.StoreVar(b, pidx, kWordCount, ir.getInt64(0));
       pt.StoreVar(b, pidx, kWordChild, ir.getInt64(arm + 1));
-      std::vector<rgir::TaskId> losers;
-      for (rgir::TaskId c : fork.tasks) {
-        if (c != h.task) losers.push_back(c);
-      }
-      CancelChildren(b, p, pidx, losers);
-      Enqueue(b, p, pidx);
+      RequestForkEnd(b, task.fork, pidx);  // the losers are cancelled, the parent resumes
     });
     return;
   }
@@ -358,7 +362,6 @@ void GraphLowerer::FailTask(StepBuilder& b, Here h, llvm::Value* err) {
   const rgir::TaskId p = parent.task;
   TaskTable& pt = Table(p);
   llvm::Value* pidx = parent.idx;
-  const Node& fork = *parent.fork;
   const bool race = parent.race;
   llvm::Value* open = race ? ir.CreateICmpEQ(pt.LoadVar(b, pidx, kWordCount), ir.getInt64(1))
                            : ir.CreateICmpEQ(pt.LoadVar(b, pidx, kWordChild), ir.getInt64(0));
@@ -371,8 +374,7 @@ void GraphLowerer::FailTask(StepBuilder& b, Here h, llvm::Value* err) {
     } else {
       pt.StoreVar(b, pidx, kWordChild, e64);
     }
-    CancelChildren(b, p, pidx, fork.tasks);
-    Enqueue(b, p, pidx);
+    RequestForkEnd(b, task.fork, pidx);  // the siblings are cancelled, the parent resumes
   });
 }
 
