@@ -4,6 +4,7 @@
 // `within` brackets the block with kDeadlineStart/kDeadlineEnd.
 #include "rgir/lower.h"
 
+#include "rgir/budget.h"
 #include "rgir/lowerer.h"
 
 namespace uringc::rgir {
@@ -540,6 +541,7 @@ std::unique_ptr<Module> LowerToRgir(const sema::Program& program, DiagnosticList
     try {
       lower_internal::Lowerer(module->graphs.back(), max_nodes).LowerGraph(*g);
       if (!CheckTaskLimits(module->graphs.back(), diagnostics)) return nullptr;
+      if (!CheckCodeBudget(module->graphs.back(), diagnostics)) return nullptr;
     } catch (const lower_internal::TooDeep& deep) {
       Diagnostic& d = diagnostics.Error(
           "NestingTooDeep", deep.at,

@@ -204,6 +204,46 @@ class CompileCli(unittest.TestCase):
         self.assertIn(b"[TooManyTasks]", p.stderr)
         self.assertIn(b"needs 16777216 task instances", p.stderr)
 
+    def instructions(self, src):
+        """BPF instructions of `src` compiled -O2 (lines of --emit=asm that are instructions)."""
+        path = self.out("size.uring")
+        with open(path, "w") as f:
+            f.write(src)
+        p = run("compile", "--emit=asm", path, "-o", self.out("size.s"), timeout=600)
+        self.assertEqual(p.returncode, 0, p.stderr.decode()[-2000:])
+        with open(self.out("size.s")) as f:
+            return sum(1 for line in f if line.startswith("\t") and not line.startswith("\t."))
+
+    def test_code_grows_linearly_with_arms_branches_awaits_and_fn_depth(self):
+        # Issue 10: `any`/`all` emitted every child's cancellation of all its siblings (n x n),
+        # and a node reached from several resume points was emitted once per point.
+        shapes = {
+            "any arms": lambda n: "graph g() -> (w: u32) {\n any {\n" + "".join(
+                f"  nop() => {{ w = {i} }}\n" for i in range(n)) + " }\n}\n",
+            "all branches": lambda n: "graph g() {\n all {\n" + "  nop()?\n" * n + " }\n}\n",
+            "awaits": lambda n: "graph g() {\n" + " nop()?\n" * n + "}\n",
+            "ifs around awaits": lambda n: "graph g(c: bool) {\n" + " if c { nop()? }\n" * n + "}\n",
+            "awaiting fn chain": lambda n: "".join(
+                f"fn f{i}() -> i32 {{\n nop()?\n return f{i + 1}()\n}}\n" for i in range(n)) +
+                f"fn f{n}() -> i32 {{ return nop() }}\ngraph g() {{ f0()? }}\n",
+        }
+        for name, make in shapes.items():
+            n = 24 if "arms" in name or "branches" in name else 100
+            small, large = self.instructions(make(n)), self.instructions(make(4 * n))
+            # Linear: 4x the constructs, about 4x the code (fixed costs make it a little less).
+            self.assertLess(large, 4.6 * small, f"{name}: {small} -> {large} instructions")
+
+    def test_a_graph_past_the_code_budget_is_graph_too_large_in_check_and_compile(self):
+        src = ("graph g() -> (w: u32) {\n any {\n" +
+               "".join(f"  nop() => {{ w = {i} }}\n" for i in range(6000)) + " }\n}\n")
+        for args in (("check",), ("compile",)):
+            p = self.run_bounded(src, *args)
+            self.assertEqual(p.returncode, 1, args)
+            err = p.stderr.decode()
+            self.assertIn("[GraphTooLarge]", err, args)
+            self.assertIn("BPF instructions", err, args)
+            self.assertIn("note: the largest part: about", err, args)
+
     def test_run_reports_a_missing_kernel_feature_or_runs(self):
         # On a host without io_uring_bpf_ops this explains what is missing; either way it must
         # not crash and must compile in memory first.
