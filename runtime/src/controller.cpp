@@ -248,7 +248,9 @@ Result<void> Controller::Write(const GlobalVar& v, const std::vector<uint8_t>& b
     if (!data || v.offset + bytes.size() > size) {
       return MakeError(EINVAL, "cannot write `" + v.name + "` in " + v.section);
     }
-    memcpy(data + v.offset, bytes.data(), bytes.size());
+    // A global of no bytes (an object's BTF may say so) has nothing to copy, and memcpy from
+    // an empty vector's null data() is undefined (found by uringc_object_fuzz).
+    if (!bytes.empty()) memcpy(data + v.offset, bytes.data(), bytes.size());
     return {};
   }
   if (v.read_only()) {
@@ -261,7 +263,7 @@ Result<void> Controller::Write(const GlobalVar& v, const std::vector<uint8_t>& b
       v.offset + bytes.size() > value.size()) {
     return MakeError(-errno, "cannot read " + v.section + " back from the kernel");
   }
-  memcpy(value.data() + v.offset, bytes.data(), bytes.size());
+  if (!bytes.empty()) memcpy(value.data() + v.offset, bytes.data(), bytes.size());
   if (bpf_map_update_elem(bpf_map__fd(map), &zero, value.data(), BPF_ANY) != 0) {
     return MakeError(-errno, "cannot write `" + v.name + "` into the kernel's " + v.section);
   }
