@@ -119,6 +119,7 @@ int Compile(const Options& opts, Io& io) {
     }
     std::ofstream f(p, std::ios::binary | std::ios::trunc);
     f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    f.close();  // bytes still buffered are written here; a failure there counts too
     if (!f) {
       io.err << "uringc: error: cannot write `" << p << "`\n";
       return false;

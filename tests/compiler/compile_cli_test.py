@@ -136,6 +136,14 @@ class CompileCli(unittest.TestCase):
         p = run("compile", "--emit=ast", bad)
         self.assertEqual(p.returncode, 2)
 
+    def test_a_write_that_fails_at_the_close_is_an_error(self):
+        # The object fits in the stream's buffer, so /dev/full fails only when it is flushed.
+        ex = os.path.join(ROOT, "examples", "nop_chain.uring")
+        for args in (["-o", "/dev/full"], ["-o", self.out("n.o"), "--emit-header=/dev/full"]):
+            p = run("compile", ex, *args)
+            self.assertEqual(p.returncode, 2, args)
+            self.assertIn(b"cannot write `/dev/full`", p.stderr, args)
+
     def test_llvm_fatal_error_is_a_diagnostic(self):
         # --test-llvm-fatal adds an instruction the BPF backend cannot select: LLVM's fatal
         # error must come out as a diagnostic at the graph with exit 1, not as an abort.
