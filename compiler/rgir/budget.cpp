@@ -7,7 +7,6 @@
 // "Compile time of large graphs"); the estimate is within a small factor of the real count.
 #include "rgir/budget.h"
 
-
 namespace uringc::rgir {
 namespace {
 
@@ -57,35 +56,35 @@ CodeEstimate EstimateCode(const Graph& g) {
   // after their parents (rgir lowering), so a reverse walk sees children first; a child numbered
   // before its parent (never made by lowering) is counted without its subtree.
   std::vector<uint64_t> cancel(nt, 0);
+  auto cancel_child = [&](TaskId child, TaskId parent) {
+    return child > parent ? cancel[child] : kPerCancelledSlot;
+  };
   for (size_t i = nt; i-- > 0;) {
     uint64_t c = Add(kPerCancelledSlot, Mul(kPerScope, scopes[i]));
-    for (TaskId ch : children[i]) {
-      if (ch > i) c = Add(c, cancel[ch]);
-    }
+    for (TaskId ch : children[i]) c = Add(c, cancel_child(ch, static_cast<TaskId>(i)));
     cancel[i] = c;
   }
+  // Where t's children are cancelled: the end of each of t's forks (together: once), t's own
+  // failure, and the expiry of t's deadlines.
+  auto cancel_sites = [&](TaskId t) -> uint64_t { return 2 + (scopes[t] ? 1 : 0); };
+
   CodeEstimate e;
   auto consider = [&](uint64_t cost, const SourceRange& where) {
     if (cost > e.largest) e.largest = cost, e.largest_range = where;
   };
   for (TaskId t = 0; t < nt; ++t) {
     uint64_t below = 0;
-    for (TaskId ch : children[t]) below = Add(below, ch > t ? cancel[ch] : kPerCancelledSlot);
-    // Where t's children are cancelled: the end of each of t's forks (together: once), t's own
-    // failure, and the expiry of t's deadlines.
-    const uint64_t sites = 2 + (scopes[t] ? 1 : 0);
-    const uint64_t total = Add(own[t], Mul(sites, below));
+    for (TaskId ch : children[t]) below = Add(below, cancel_child(ch, t));
+    const uint64_t total = Add(own[t], Mul(cancel_sites(t), below));
     e.total = Add(e.total, total);
     if (t != 0) consider(total, g.tasks[t].range);
   }
   // The constructs that fork: what their children cost, with their cancellation.
   for (const Node& n : g.nodes) {
-    if (n.kind != Node::Kind::kFork) continue;
-    if (n.task >= nt) continue;
-    const uint64_t sites = 2 + (scopes[n.task] ? 1 : 0);  // as above, for the fork's own task
+    if (n.kind != Node::Kind::kFork || n.task >= nt) continue;
     uint64_t cost = Mul(kPerForkChild, n.tasks.size());
     for (TaskId c : n.tasks) {
-      if (c < nt) cost = Add(cost, Add(own[c], Mul(sites, c > n.task ? cancel[c] : 0)));
+      if (c < nt) cost = Add(cost, Add(own[c], Mul(cancel_sites(n.task), cancel_child(c, n.task))));
     }
     consider(cost, n.range);
   }

@@ -59,10 +59,15 @@ class CompileCli(unittest.TestCase):
         self.assertIn(b"define", p.stdout)
         self.assertIn(b"nop_chain.uring", p.stdout)
 
+    def source(self, text, name="g.uring"):
+        """Writes `text` to a .uring file in the test's folder; returns its path."""
+        path = self.out(name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
     def compile_llvm(self, source):
-        src = self.out("g.uring")
-        with open(src, "w") as f:
-            f.write(source)
+        src = self.source(source)
         p = run("compile", "--emit=llvm", src, "-o", "-")
         self.assertEqual(p.returncode, 0, p.stderr.decode())
         return p.stdout.decode()
@@ -119,17 +124,13 @@ class CompileCli(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
 
     def test_usage_and_source_errors(self):
-        two = self.out("two.uring")
-        with open(two, "w") as f:
-            f.write("graph a() { nop() }\ngraph b() { nop() }\n")
+        two = self.source("graph a() { nop() }\ngraph b() { nop() }\n", "two.uring")
         p = run("compile", two, "-o", self.out("x.o"))
         self.assertEqual(p.returncode, 2)
         self.assertIn(b"--graph", p.stderr)
         p = run("compile", "--graph=b", two, "-o", self.out("b.o"))
         self.assertEqual(p.returncode, 0, p.stderr)
-        bad = self.out("bad.uring")
-        with open(bad, "w") as f:
-            f.write("graph g() { nop(1) }\n")
+        bad = self.source("graph g() { nop(1) }\n", "bad.uring")
         p = run("compile", bad, "-o", self.out("x.o"))
         self.assertEqual(p.returncode, 1)
         self.assertIn(b"bad.uring:1:", p.stderr)
@@ -168,9 +169,7 @@ class CompileCli(unittest.TestCase):
     # Generated deep and wide programs (issue 10): each finishes within a generous bound with
     # a diagnostic or success, never a signal, and `check` says what `compile` says.
     def run_bounded(self, source, *args, timeout=120):
-        src = self.out("deep.uring")
-        with open(src, "w") as f:
-            f.write(source)
+        src = self.source(source, "deep.uring")
         p = subprocess.run([UR, *args, src] + (["-o", self.out("deep.o")] if args[0] == "compile"
                                                 else []),
                            capture_output=True, timeout=timeout)
@@ -214,9 +213,7 @@ class CompileCli(unittest.TestCase):
 
     def instructions(self, src):
         """BPF instructions of `src` compiled -O2 (lines of --emit=asm that are instructions)."""
-        path = self.out("size.uring")
-        with open(path, "w") as f:
-            f.write(src)
+        path = self.source(src, "size.uring")
         p = run("compile", "--emit=asm", path, "-o", self.out("size.s"), timeout=600)
         self.assertEqual(p.returncode, 0, p.stderr.decode()[-2000:])
         with open(self.out("size.s")) as f:

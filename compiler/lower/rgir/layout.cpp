@@ -3,9 +3,6 @@
 // numbers), which edges are back edges (a loop: the task yields through the ready queue there),
 // and the globals (parameters in .rodata with each buffers parameter's byte size, outputs and run
 // state in .bss).
-#include <algorithm>
-#include <functional>
-
 #include "lower/rgir/graph_lowerer.h"
 
 namespace uringc {
@@ -29,11 +26,6 @@ ScalarType StorageTypeOf(const Type& t) {
 }  // namespace uringc
 
 namespace uringc::lower_rgir {
-namespace {
-
-constexpr uint64_t kMaxSlots = 65535;  // the slot index has 16 bits in user_data and the queue
-
-}  // namespace
 
 bool GraphLowerer::PlanLayout() {
   const size_t nt = g_.tasks.size();

@@ -113,8 +113,9 @@ llvm::AllocaInst* GraphLowerer::RegisterVar(StepBuilder& b, rgir::VarId v, uint3
   // could use to reason about real ones, and which the verifier reads as an uninitialised
   // register). Not in the entry block: a store there dominates the whole step, and promoting
   // then costs a walk of every block per variable (5,000 awaits in a row took minutes).
-  llvm::BasicBlock* at = seg_entry_ ? seg_entry_ : &f->getEntryBlock();
-  if (!seg_entry_ ? fresh : seg_zeroed_.insert({v, word}).second) {
+  const bool first_here = seg_entry_ ? seg_zeroed_.insert({v, word}).second : fresh;
+  if (first_here) {
+    llvm::BasicBlock* at = seg_entry_ ? seg_entry_ : &f->getEntryBlock();
     llvm::IRBuilder<> zero(at, at->getFirstInsertionPt());
     zero.SetCurrentDebugLocation(b.ir().getCurrentDebugLocation());
     zero.CreateStore(zero.getInt64(0), it->second);
