@@ -193,14 +193,18 @@ llvm::DIGlobalVariableExpression* BpfModule::DebugGlobal(llvm::GlobalVariable* g
 }
 
 llvm::GlobalVariable* BpfModule::AddRodata(std::string_view name, ScalarType type,
-                                           uint64_t initial, SourceRange decl) {
+                                           uint64_t initial, SourceRange decl,
+                                           std::string_view type_name) {
   llvm::IntegerType* ir = IrType(type);
   auto* gv = new llvm::GlobalVariable(*module_, ir, /*isConstant=*/true,
                                       llvm::GlobalValue::ExternalLinkage,
                                       llvm::ConstantInt::get(ir, initial), Ref(name));
   gv->setSection(".rodata");
   gv->setAlignment(llvm::Align(ScalarSize(type)));
-  DebugGlobal(gv, types_->ConstVolatile(type), decl);
+  DebugGlobal(gv,
+              type_name.empty() ? types_->ConstVolatile(type)
+                                : types_->ConstVolatileNamed(type, type_name),
+              decl);
   return gv;
 }
 

@@ -71,6 +71,18 @@ llvm::DIType* DebugTypes::ConstVolatile(ScalarType type) {
   return slot;
 }
 
+llvm::DIType* DebugTypes::ConstVolatileNamed(ScalarType type, std::string_view name) {
+  auto it = const_volatile_named_.find(name);
+  if (it != const_volatile_named_.end()) return it->second;
+  llvm::DIType* named =
+      di_.createTypedef(Scalar(type), llvm::StringRef(name.data(), name.size()), file_, 0, file_);
+  llvm::DIType* cv = di_.createQualifiedType(
+      llvm::dwarf::DW_TAG_const_type,
+      di_.createQualifiedType(llvm::dwarf::DW_TAG_volatile_type, named));
+  const_volatile_named_.emplace(std::string(name), cv);
+  return cv;
+}
+
 llvm::DIType* DebugTypes::Array(llvm::DIType* element, uint64_t element_bits, uint32_t align_bits,
                                 uint64_t count) {
   llvm::Metadata* range = di_.getOrCreateSubrange(0, static_cast<int64_t>(count));

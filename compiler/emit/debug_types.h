@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <string>
 #include <string_view>
 
 #include "emit/kernel_abi.h"
@@ -31,6 +33,9 @@ class DebugTypes {
   llvm::DIType* Scalar(ScalarType type);
   /// `const volatile T`: the type of a .rodata constant, which the loader fills and freezes.
   llvm::DIType* ConstVolatile(ScalarType type);
+  /// `const volatile NAME` where `typedef T NAME`: a .rodata constant whose type name tells the
+  /// host what the value means (`uringc_fd`: the runtime may open a file for it).
+  llvm::DIType* ConstVolatileNamed(ScalarType type, std::string_view name);
   /// `T[count]` for any element type.
   llvm::DIType* Array(llvm::DIType* element, uint64_t element_bits, uint32_t align_bits,
                       uint64_t count);
@@ -68,6 +73,7 @@ class DebugTypes {
   KernelAbi abi_;
   llvm::DIType* scalars_[kScalarTypes] = {};
   llvm::DIType* const_volatile_[kScalarTypes] = {};
+  std::map<std::string, llvm::DIType*, std::less<>> const_volatile_named_;
   llvm::DIType* int_ = nullptr;
   llvm::DIType* void_ptr_ = nullptr;
   llvm::DIType* u64_ptr_ = nullptr;

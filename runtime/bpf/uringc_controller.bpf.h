@@ -27,6 +27,10 @@ struct iou_loop_params {
 	__u32 cq_wait_idx; /* sleep until the CQ tail reaches this index */
 };
 
+/* An fd parameter: `const volatile uringc_fd src = -1;`. `uringc run --arg src=PATH:MODE` opens
+ * PATH and passes the fd only into a global of this type; a plain integer refuses a path. */
+typedef __s32 uringc_fd;
+
 enum {
 	IOU_LOOP_CONTINUE = 0,
 	IOU_LOOP_STOP = 1,

@@ -62,9 +62,12 @@ Result<void> ApplyArg(Controller& ctl, const RunArg& a, Resources& res) {
     case RunArg::Kind::kFile: {
       auto v = ctl.globals().Find(a.name);
       if (!v) return v.error();
-      if (v->size != 4 || (v->kind != ValueKind::kSigned && v->kind != ValueKind::kUnsigned)) {
-        return MakeError(EINVAL, "--arg " + a.name + ": an fd parameter must be a 32-bit "
-                                 "integer, but `" + a.name + "` is " + v->type_name);
+      if (v->type_name != kFdTypeName || v->size != 4 || v->kind != ValueKind::kSigned) {
+        return MakeError(EINVAL, "--arg " + a.name + "=" + a.value + ":" + a.mode + ": `" +
+                                 a.name + "` is " + v->type_name + ", not an fd parameter, so no "
+                                 "file is opened for it (a path goes to a parameter of type `" +
+                                 kFdTypeName + "`: an `fd` in .uring, `const volatile " +
+                                 kFdTypeName + "` in C)");
       }
       auto fd = res.files.Open(a.name, a.value, a.mode);
       if (!fd) return fd.error();

@@ -281,6 +281,19 @@ class CompileCli(unittest.TestCase):
         self.assertRegex(ll, r'name: "signed char", size: 8, encoding: DW_ATE_signed_char')
         self.assertRegex(ll, r'name: "short", size: 16, encoding: DW_ATE_signed\b')
 
+    def test_only_fd_parameters_take_a_path(self):
+        # An `fd` parameter's BTF type is `uringc_fd`; `uringc run` opens a file only for that
+        # type, so a path given to an integer parameter (even an i32) is refused before loading.
+        src = self.write("p.uring", "graph p(f: fd, n: i32) -> (r: fd) {\n nop()?\n r = f\n}\n")
+        ll = run("compile", "--emit=llvm", src, "-o", "-").stdout.decode()
+        self.assertRegex(ll, r'DW_TAG_typedef, name: "uringc_fd", [^\n]*baseType: ![0-9]+')
+        p = run("run", src, "--arg", "n=/etc/hostname:r")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn(b"`n` is __s32, not an fd parameter, so no file is opened for it", p.stderr)
+        p = run("run", src, "--arg", "f=/etc/hostname:r")
+        self.assertIn(p.returncode, (0, 1), p.stderr)
+        self.assertNotIn(b"not an fd parameter", p.stderr)
+
     def test_only_regular_files_of_bounded_size_are_read(self):
         # Each of these used to block forever (FIFO) or read until bad_alloc (/dev/zero).
         fifo = self.out("fifo.uring")

@@ -17,8 +17,8 @@ const volatile __u32 uringc_cq_tail_off;
 const volatile __u32 uringc_cqes_off;
 const volatile __u32 uringc_rings_size;
 
-const volatile __s32 src = -1;       /* fd to read */
-const volatile __s32 dst = -1;       /* fd to write */
+const volatile uringc_fd src = -1;   /* fd to read */
+const volatile uringc_fd dst = -1;   /* fd to write */
 const volatile __u64 buf;            /* address of the runtime's buffer */
 /* Declares `buf` a buffers parameter of 4096 bytes: the runtime refuses shorter memory. */
 const volatile __u64 uringc_buffer_bytes_buf = 4096;

@@ -195,7 +195,10 @@ TEST(RunCommandTest, ParameterErrorsAreExplainedBeforeLoading) {
   const std::string obj = WriteTemp("copy_file.bpf.o", copy_file_bpf_object_obj.str());
   std::string out;
   EXPECT_EQ(RunCli({obj, "--arg", "copied=/etc/hostname:r"}, &out), 1);
-  EXPECT_NE(out.find("an fd parameter must be a 32-bit integer"), std::string::npos) << out;
+  EXPECT_NE(out.find("`copied` is __u64, not an fd parameter"), std::string::npos) << out;
+  // A 32-bit integer is no fd parameter either: only `uringc_fd` opens a file.
+  EXPECT_EQ(RunCli({obj, "--arg", "buf_size=/etc/hostname:r"}, &out), 1);
+  EXPECT_NE(out.find("`buf_size` is __u32, not an fd parameter"), std::string::npos) << out;
   EXPECT_EQ(RunCli({obj, "--arg", "src=/nonexistent/file:r"}, &out), 1);
   EXPECT_NE(out.find("cannot open `/nonexistent/file`"), std::string::npos) << out;
   EXPECT_EQ(RunCli({obj, "--arg", "src=-1", "--bogus"}, &out), 2);

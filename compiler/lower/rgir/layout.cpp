@@ -198,7 +198,8 @@ void GraphLowerer::DeclareGlobals() {
   // timespec slots (`Timespec` picks slot `pending % kTimespecSlots`); 0: no limit.
   m_.AddRodata("uringc_sq_max", ScalarType::kU32, needs_mem_ ? kTimespecSlots : 0, at);
   for (const rgir::Param& p : g_.params) {
-    params_.push_back(m_.AddRodata(p.name, StorageTypeOf(p.type), 0, p.range));
+    params_.push_back(m_.AddRodata(p.name, StorageTypeOf(p.type), 0, p.range,
+                                   p.type.kind == Type::Kind::kFd ? kFdTypeName : ""));
     if (p.type.kind == Type::Kind::kBuffers) {
       m_.AddRodata(kBufferBytesGlobalPrefix + p.name, ScalarType::kU64, p.type.count * p.type.size,
                    p.range);

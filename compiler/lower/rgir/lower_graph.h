@@ -60,6 +60,11 @@ ScalarType StorageTypeOf(const Type& t);
 /// refuses shorter memory (kBufferBytesPrefix in runtime/include/uringc/controller.h).
 inline constexpr const char* kBufferBytesGlobalPrefix = "uringc_buffer_bytes_";
 
+/// The BTF type of every `fd` parameter: `typedef __s32 uringc_fd`. It tells the runtime that
+/// `--arg NAME=PATH:MODE` may open a file for the parameter; a plain integer parameter refuses
+/// a path (kFdTypeName in runtime/include/uringc/controller.h).
+inline constexpr const char* kFdTypeName = "uringc_fd";
+
 /// Adds the controller for `graph` (program `<graph>`, ops `<graph>_ops`) to `module`. Limits
 /// the lowering cannot meet (too many task instances) are reported as diagnostics; returns false
 /// then.

@@ -55,6 +55,11 @@ struct BufferParam {
 /// The prefix of the size constants above.
 inline constexpr const char* kBufferBytesPrefix = "uringc_buffer_bytes_";
 
+/// The BTF type name of an fd parameter (`typedef __s32 uringc_fd`): `uringc run` opens a file
+/// for `--arg NAME=PATH:MODE` only into a global of this type. Compiled `fd` parameters have
+/// it; C controllers declare `const volatile uringc_fd NAME` (uringc_controller.bpf.h).
+inline constexpr const char* kFdTypeName = "uringc_fd";
+
 /// Ring-layout constants a controller may declare as `const volatile __u32` globals; Load fills
 /// each one it finds from the ring.
 const std::vector<std::string>& RingConstantNames();
