@@ -28,7 +28,11 @@ const char* PointeeStructName(const btf* b, uint32_t id) {
   const btf_type* t = btf__type_by_id(b, id);
   if (!t || !btf_is_ptr(t)) return nullptr;
   t = btf__type_by_id(b, t->type);
-  while (t && (btf_is_mod(t) || btf_is_typedef(t))) t = btf__type_by_id(b, t->type);
+  // Bounded: a cycle of typedefs in hostile BTF must not hang (libbpf's own limit is 32).
+  for (int depth = 0; t && (btf_is_mod(t) || btf_is_typedef(t)); ++depth) {
+    if (depth == 32) return nullptr;
+    t = btf__type_by_id(b, t->type);
+  }
   if (!t || !(btf_is_struct(t) || btf_is_fwd(t))) return nullptr;
   return btf__name_by_offset(b, t->name_off);
 }

@@ -20,8 +20,15 @@ bool IsDataSection(const std::string& name) {
   return false;
 }
 
-// The C spelling of a type, qualifiers dropped: "__u32", "struct foo", "char[16]", "void *".
-std::string TypeName(const btf* b, uint32_t id) {
+// How many pointers, arrays, qualifiers and typedefs the walks below follow before they give up:
+// an object's BTF may chain types into a cycle (an array of itself), which libbpf's open does not
+// refuse. libbpf stops its own resolution at the same depth (MAX_RESOLVE_DEPTH).
+constexpr int kMaxTypeDepth = 32;
+
+// The C spelling of a type, qualifiers dropped: "__u32", "struct foo", "char[16]", "void *";
+// "?" past kMaxTypeDepth.
+std::string TypeName(const btf* b, uint32_t id, int depth = 0) {
+  if (depth > kMaxTypeDepth) return "?";
   const btf_type* t = btf__type_by_id(b, id);
   if (!t || id == 0) return "void";
   const char* name = btf__name_by_offset(b, t->name_off);
@@ -33,22 +40,23 @@ std::string TypeName(const btf* b, uint32_t id) {
     case BTF_KIND_UNION: return std::string("union ") + name;
     case BTF_KIND_ENUM:
     case BTF_KIND_ENUM64: return std::string("enum ") + name;
-    case BTF_KIND_PTR: return TypeName(b, t->type) + " *";
+    case BTF_KIND_PTR: return TypeName(b, t->type, depth + 1) + " *";
     case BTF_KIND_ARRAY: {
       const auto* a = btf_array(t);
-      return TypeName(b, a->type) + "[" + std::to_string(a->nelems) + "]";
+      return TypeName(b, a->type, depth + 1) + "[" + std::to_string(a->nelems) + "]";
     }
     case BTF_KIND_CONST:
     case BTF_KIND_VOLATILE:
     case BTF_KIND_RESTRICT:
-    case BTF_KIND_TYPE_TAG: return TypeName(b, t->type);
+    case BTF_KIND_TYPE_TAG: return TypeName(b, t->type, depth + 1);
     default: return name && *name ? name : "?";
   }
 }
 
-// Strips typedefs and qualifiers.
+// Strips typedefs and qualifiers; a chain longer than kMaxTypeDepth stays a typedef or
+// qualifier, whose kind is kOther.
 uint32_t Resolve(const btf* b, uint32_t id) {
-  while (true) {
+  for (int depth = 0; depth <= kMaxTypeDepth; ++depth) {
     const btf_type* t = btf__type_by_id(b, id);
     if (!t) return id;
     const int k = btf_kind(t);
@@ -57,6 +65,7 @@ uint32_t Resolve(const btf* b, uint32_t id) {
       return id;
     id = t->type;
   }
+  return id;
 }
 
 ValueKind KindOf(const btf* b, uint32_t resolved) {
