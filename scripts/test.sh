@@ -7,8 +7,10 @@ cd "$(dirname "$0")/.."
 scripts/build.sh -DURINGC_FUZZ=ON
 
 # The runtime's and the diagnostics' unit tests under the sanitizers (no LLVM in this binary, so
-# this build is small). A leak or an undefined behaviour fails the run.
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DURINGC_SANITIZE=ON >/dev/null
+# this build is small: its test objects come from build/uringc). A leak or an undefined
+# behaviour fails the run.
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DURINGC_SANITIZE=ON \
+  -DURINGC_TEST_COMPILER="$PWD/build/uringc" >/dev/null
 ninja -C build-asan uringc_unit_tests
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   build-asan/tests/uringc_unit_tests --gtest_brief=1
