@@ -27,7 +27,6 @@ struct Type {
   uint64_t size = 0;   ///< kBuffers: bytes per buffer
 
   static Type Error() { return {}; }
-  static Type Void() { return {Kind::kVoid}; }
   static Type Int(uint8_t bits, bool is_signed) { return {Kind::kInt, bits, is_signed}; }
   static Type IntLit() { return {Kind::kIntLit, 64, false}; }
   static Type Bool() { return {Kind::kBool}; }

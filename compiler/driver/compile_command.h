@@ -20,8 +20,8 @@ struct CompileRequest {
   std::string graph;  ///< which graph; empty = the only one
   CodegenOptions codegen;
   KernelAbi abi = kDefaultKernelAbi;
-  bool break_region_null_check = false;     ///< test only: see GraphLoweringOptions
-  bool break_instruction_selection = false;  ///< test only: see GraphLoweringOptions
+  bool break_region_null_check = false;     ///< test only (uringc-test): see GraphLoweringOptions
+  bool break_instruction_selection = false;  ///< test only (uringc-test): see GraphLoweringOptions
 };
 
 /// Runs the front end and the back end over `req.file` into `c`. Returns the output bytes, or
@@ -37,8 +37,11 @@ std::optional<std::string> CompileFile(const CompileRequest& req, Compilation& c
 std::optional<std::string> CompileGraph(const rgir::Graph& g, const CompileRequest& req,
                                         Compilation& c);
 
-/// Registers `compile` and `run` in the subcommand table.
-void RegisterBackendSubcommands();
+/// Registers `compile` and `run` in the subcommand table. With `test_switches`, `compile` also
+/// takes `--test-break-null-check` and `--test-llvm-fatal` (a deliberately broken lowering, see
+/// GraphLoweringOptions): only the tests' `uringc-test` binary (tests/driver/) passes true, so
+/// the product `uringc` refuses them like any unknown option.
+void RegisterBackendSubcommands(bool test_switches = false);
 
 /// `uringc run ...` with the raw arguments after `run` (repeated `--arg` flags do not fit the
 /// common option map).

@@ -1,10 +1,10 @@
 // The pipeline table (see pipeline.h). Sema passes keep running after errors so one run reports
 // independent problems; only parse/import failures, which leave nothing to check, stop early,
-// and lowering needs an error-free program.
+// and building rgir needs an error-free program.
 #include "driver/pipeline.h"
 
 #include "sema/passes.h"
-#include "rgir/lower.h"
+#include "build/build.h"
 
 namespace uringc::driver {
 namespace {
@@ -25,9 +25,9 @@ bool Loops(Compilation& c) { sema::CheckLoops(c.program, c.diagnostics); return 
 bool Bounds(Compilation& c) { sema::CheckBounds(c.program, c.diagnostics); return true; }
 bool Flow(Compilation& c) { sema::CheckFlow(c.program, c.diagnostics); return true; }
 bool Fds(Compilation& c) { sema::CheckFds(c.program, c.diagnostics); return true; }
-bool Lower(Compilation& c) {
+bool Build(Compilation& c) {
   if (c.diagnostics.HasErrors()) return false;
-  c.rgir = rgir::LowerToRgir(c.program, c.diagnostics);
+  c.rgir = build::BuildRgir(c.program, c.diagnostics);
   return c.rgir != nullptr;
 }
 
@@ -49,7 +49,7 @@ const std::vector<Phase>& Pipeline() {
        Bounds},
       {"flow", "reachability, definite assignment, unused variables", D::kAst, Flow},
       {"fds", "file descriptors from accept/openat/socket closed on every path", D::kAst, Fds},
-      {"lower", "AST to the request-graph IR (rgir)", D::kRgir, Lower},
+      {"build", "AST to the request-graph IR (rgir)", D::kRgir, Build},
   };
   return kPhases;
 }

@@ -28,7 +28,7 @@ bool EndsWith(const std::string& s, const std::string& e) {
 int RunCompiled(const std::vector<std::string>& args) {
   std::vector<std::string> rest;
   CompileRequest req;
-  std::string stdlib, target = "7.2";
+  std::string stdlib, target(kDefaultTargetKernel);
   std::string source;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -66,7 +66,7 @@ int RunCompiled(const std::vector<std::string>& args) {
                               : ResolveTargetKernel(target, req.abi, error);
     if (resolved && vm && target == "auto") {
       std::cerr << "note: --target-kernel=auto with --vm: compiling for "
-                << (req.abi == KernelAbi::kLinux7_1 ? "7.1" : "7.2") << ", the guests' ABI\n";
+                << KernelAbiVersion(req.abi) << ", the guests' ABI\n";
     }
     if (!resolved) {
       std::cerr << "uringc run: error: " << error << "\n";

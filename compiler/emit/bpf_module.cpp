@@ -277,7 +277,7 @@ bool BpfModule::Finalize(DiagnosticList& diags) {
   used_.insert(used_.begin(), license);
   llvm::appendToCompilerUsed(*module_, used_);
 
-  // Blocks left behind after a `stop` (see lower/step_builder.h) have no predecessors; the
+  // Blocks left behind after a `stop` (see bpf_ir/step_builder.h) have no predecessors; the
   // verifier rejects unreachable instructions, so they never reach codegen.
   for (llvm::Function& fn : *module_) {
     if (!fn.isDeclaration()) llvm::EliminateUnreachableBlocks(fn);

@@ -93,7 +93,7 @@ class BpfModule {
 
   /// A load-time constant in `.rodata` (`const volatile`), initialised to `initial`; the loader
   /// may overwrite it before load, after which the kernel freezes it and the verifier sees its
-  /// value. Read it with a volatile load (see lower/step_builder.h) or -O2 folds `initial`.
+  /// value. Read it with a volatile load (see bpf_ir/step_builder.h) or -O2 folds `initial`.
   /// With `type_name`, its BTF type is `typedef T type_name` (see DebugTypes::ConstVolatileNamed).
   llvm::GlobalVariable* AddRodata(std::string_view name, ScalarType type, uint64_t initial,
                                   SourceRange decl, std::string_view type_name = {});

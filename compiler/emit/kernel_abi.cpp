@@ -10,6 +10,10 @@ std::optional<KernelAbi> ParseKernelAbi(std::string_view version) {
   return std::nullopt;
 }
 
+std::string_view KernelAbiVersion(KernelAbi abi) {
+  return abi == KernelAbi::kLinux7_1 ? "7.1" : "7.2";
+}
+
 std::string_view ContextStructName(KernelAbi abi) {
   return abi == KernelAbi::kLinux7_1 ? "io_ring_ctx" : "iou_ctx";
 }

@@ -15,12 +15,16 @@ enum class KernelAbi {
   kLinux7_2,  ///< loop_step(struct iou_ctx *, struct iou_loop_params *); also 7.3
 };
 
-/// The default of `--target-kernel`.
+/// The default of `--target-kernel`, as an ABI and as the option's text.
 inline constexpr KernelAbi kDefaultKernelAbi = KernelAbi::kLinux7_2;
+inline constexpr std::string_view kDefaultTargetKernel = "7.2";
 
 /// Parses a `--target-kernel` value ("7.1", "7.2", "7.3"); nullopt for anything else. `auto`
 /// (read the running kernel's BTF) belongs to the driver, which calls this with what it found.
 std::optional<KernelAbi> ParseKernelAbi(std::string_view version);
+
+/// The first kernel version of `abi`: "7.1" or "7.2" (which 7.3 kept).
+std::string_view KernelAbiVersion(KernelAbi abi);
 
 /// The name of the context struct the kernel passes to loop_step and the kfuncs.
 std::string_view ContextStructName(KernelAbi abi);

@@ -21,7 +21,7 @@ enum class OptLevel { kO0, kO2 };
 /// keeps start-up of a fresh `uringc` process short.
 void InitializeBpfTarget();
 
-/// A TargetMachine for bpfel/v3, or nullptr with *error set when LLVM lacks the BPF target.
+/// A TargetMachine for bpfel/v4, or nullptr with *error set when LLVM lacks the BPF target.
 std::unique_ptr<llvm::TargetMachine> CreateBpfTargetMachine(OptLevel level, std::string* error);
 
 }  // namespace uringc

@@ -1,6 +1,6 @@
 // How much code a graph lowers to, estimated on rgir so that `uringc check` and `uringc compile`
 // refuse the same graphs (GraphTooLarge) before LLVM spends minutes on them. The estimate follows
-// what compiler/lower/rgir/ emits: each node once per task, each task's run, reap and end code,
+// what compiler/lower/ emits: each node once per task, each task's run, reap and end code,
 // and the cancellation of task subtrees, which is emitted where a subtree can be cancelled (the
 // end of every fork, a task's own failure, a deadline's expiry) and so grows with nesting.
 // The weights are BPF instructions per construct, measured on compiled programs (docs/codegen.md,

@@ -301,13 +301,7 @@ class BoundsChecker {
 
 void CheckBounds(Program& program, DiagnosticList& diagnostics) {
   BoundsChecker bounds(diagnostics);
-  for (auto& m : program.modules) {
-    if (!m.ast) continue;
-    for (auto& decl : m.ast->decls) {
-      if (auto* f = decl->As<FnDecl>()) bounds.Body(*f->body);
-      if (auto* g = decl->As<GraphDecl>()) bounds.Body(*g->body);
-    }
-  }
+  ForEachBody(program, [&](ast::Block& body, const FnParams*) { bounds.Body(body); });
 }
 
 }  // namespace uringc::sema

@@ -261,13 +261,7 @@ class Fds {
 
 void CheckFds(Program& program, DiagnosticList& diagnostics) {
   Fds fds(diagnostics);
-  for (auto& m : program.modules) {
-    if (!m.ast) continue;
-    for (auto& decl : m.ast->decls) {
-      if (auto* f = decl->As<FnDecl>()) fds.Body(*f->body);
-      if (auto* g = decl->As<GraphDecl>()) fds.Body(*g->body);
-    }
-  }
+  ForEachBody(program, [&](ast::Block& body, const FnParams*) { fds.Body(body); });
 }
 
 }  // namespace uringc::sema

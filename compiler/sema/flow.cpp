@@ -256,13 +256,7 @@ class Flow {
 
 void CheckFlow(Program& program, DiagnosticList& diagnostics) {
   Flow flow(diagnostics);
-  for (auto& m : program.modules) {
-    if (!m.ast) continue;
-    for (auto& decl : m.ast->decls) {
-      if (auto* f = decl->As<FnDecl>()) flow.Body(*f->body, &f->params);
-      if (auto* g = decl->As<GraphDecl>()) flow.Body(*g->body, nullptr);
-    }
-  }
+  ForEachBody(program, [&](ast::Block& body, const FnParams* params) { flow.Body(body, params); });
 }
 
 }  // namespace uringc::sema

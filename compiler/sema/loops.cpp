@@ -138,13 +138,7 @@ class Loops {
 
 void CheckLoops(Program& program, DiagnosticList& diagnostics) {
   Loops loops(diagnostics);
-  for (auto& m : program.modules) {
-    if (!m.ast) continue;
-    for (auto& decl : m.ast->decls) {
-      if (auto* f = decl->As<FnDecl>()) loops.Walk(*f->body);
-      if (auto* g = decl->As<GraphDecl>()) loops.Walk(*g->body);
-    }
-  }
+  ForEachBody(program, [&](ast::Block& body, const FnParams*) { loops.Walk(body); });
 }
 
 }  // namespace uringc::sema

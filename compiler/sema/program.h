@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ast/ast.h"
@@ -26,12 +27,24 @@ struct Program {
 
   Module& root() { return modules.front(); }
   const Module& root() const { return modules.front(); }
-  /// The module that declares `decl` (by file id), or nullptr.
-  const Module* ModuleOfFile(uint32_t file_id) const {
-    for (const Module& m : modules)
-      if (m.file_id == file_id) return &m;
-    return nullptr;
-  }
 };
+
+/// The fn parameters ForEachBody passes (nullptr for a graph body).
+using FnParams = std::vector<std::unique_ptr<ast::Binding>>;
+
+/// Calls `visit(body, params)` on the body of every fn (with its parameters) and every graph
+/// (params nullptr) of every parsed module, in module and declaration order: the walk the
+/// checking passes share.
+template <typename Visit>
+void ForEachBody(Program& program, Visit&& visit) {
+  for (Module& m : program.modules) {
+    if (!m.ast) continue;
+    for (auto& decl : m.ast->decls) {
+      const FnParams* none = nullptr;
+      if (auto* f = decl->As<ast::FnDecl>()) visit(*f->body, &f->params);
+      if (auto* g = decl->As<ast::GraphDecl>()) visit(*g->body, none);
+    }
+  }
+}
 
 }  // namespace uringc::sema

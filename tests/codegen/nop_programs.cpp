@@ -1,14 +1,14 @@
 // Builds the NOP controllers from the lowering building blocks; see nop_programs.h.
 #include "nop_programs.h"
 
-#include "lower/control.h"
-#include "lower/dispatch.h"
-#include "lower/reap.h"
-#include "lower/ring.h"
-#include "lower/step_builder.h"
-#include "lower/submit.h"
-#include "lower/task_table.h"
-#include "lower/wait.h"
+#include "bpf_ir/control.h"
+#include "bpf_ir/dispatch.h"
+#include "bpf_ir/reap.h"
+#include "bpf_ir/ring.h"
+#include "bpf_ir/step_builder.h"
+#include "bpf_ir/submit.h"
+#include "bpf_ir/task_table.h"
+#include "bpf_ir/wait.h"
 
 namespace uringc::testing {
 namespace {

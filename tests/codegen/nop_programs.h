@@ -5,7 +5,7 @@
 //   - NOP chain: one task issues one NOP at a time, n times (`repeat n { nop() }`); its loop
 //     counter lives in the task's slot.
 //   - NOP in-flight: K tasks share the counters and keep K NOPs in flight until n complete.
-// Globals: `.rodata` `n` (__u64) and the ring constants (`uringc_*`, see lower/ring.h);
+// Globals: `.rodata` `n` (__u64) and the ring constants (`uringc_*`, see bpf_ir/ring.h);
 // `.bss` `completed`, `submitted`, `steps` (__u64), `<name>_status`, `<name>_detail`.
 #pragma once
 

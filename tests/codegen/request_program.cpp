@@ -6,13 +6,13 @@
 
 #include <vector>
 
-#include "lower/control.h"
-#include "lower/dispatch.h"
-#include "lower/reap.h"
-#include "lower/ring.h"
-#include "lower/submit.h"
-#include "lower/task_table.h"
-#include "lower/wait.h"
+#include "bpf_ir/control.h"
+#include "bpf_ir/dispatch.h"
+#include "bpf_ir/reap.h"
+#include "bpf_ir/ring.h"
+#include "bpf_ir/submit.h"
+#include "bpf_ir/task_table.h"
+#include "bpf_ir/wait.h"
 #include "request_ops.h"
 
 namespace uringc::testing {

@@ -1,8 +1,8 @@
 // Test-only generator of the "requests" controller: one task issues the request(s) of one
 // RequestOp (chosen at load time through `.rodata` `op`) with operands from `.rodata` (`fd`,
 // `addr`, `len`, `off`, `flags`, `aux`), records each result in `.bss` (`res1`, `res2`) and stops
-// when all completions arrived. It proves on a real kernel that the SQEs lower/sqe.h and
-// lower/submit.h write for every request kind are the ones the kernel expects.
+// when all completions arrived. It proves on a real kernel that the SQEs bpf_ir/sqe.h and
+// bpf_ir/submit.h write for every request kind are the ones the kernel expects.
 #pragma once
 
 #include <optional>

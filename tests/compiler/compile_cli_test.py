@@ -3,12 +3,13 @@
 and -O2 to a BPF object, to BPF assembly and to LLVM IR; the same input gives byte-identical
 output across processes; --emit-header describes parameters, buffers and outputs; the 7.1 ABI
 names `io_ring_ctx`; bad flags and files with several graphs are usage errors (exit 2); a source
-error is exit 1 with the diagnostic, and so is a fatal error inside LLVM (--test-llvm-fatal).
+error is exit 1 with the diagnostic, and so is a fatal error inside LLVM (--test-llvm-fatal, a
+switch only the tests' `uringc-test` takes: the product `uringc` refuses it).
 Issue 10: i8/i16 are signed in the header and the BTF; only regular files of bounded size are
 read (no hang on a FIFO, no endless read of /dev/zero), for sources, imports, objects and --arg
 files; control bytes never reach the terminal raw and the number of diagnostics is bounded.
 
-usage: compile_cli_test.py URINGC SOURCE_ROOT
+usage: compile_cli_test.py URINGC SOURCE_ROOT URINGC_TEST
 """
 import json
 import os
@@ -17,13 +18,13 @@ import sys
 import tempfile
 import unittest
 
-UR, ROOT = sys.argv[1], sys.argv[2]
+UR, ROOT, UR_TEST = sys.argv[1], sys.argv[2], sys.argv[3]
 EXAMPLES = sorted(os.path.join(ROOT, "examples", f)
                   for f in os.listdir(os.path.join(ROOT, "examples")) if f.endswith(".uring"))
 
 
-def run(*args, timeout=None):
-    return subprocess.run([UR, *args], capture_output=True, timeout=timeout)
+def run(*args, timeout=None, binary=None):
+    return subprocess.run([binary or UR, *args], capture_output=True, timeout=timeout)
 
 
 class CompileCli(unittest.TestCase):
@@ -151,7 +152,7 @@ class CompileCli(unittest.TestCase):
         ex = os.path.join(ROOT, "examples", "nop_chain.uring")
         for emit in ("obj", "asm"):
             o = self.out("fatal." + emit)
-            p = run("compile", "--test-llvm-fatal", "--emit=" + emit, ex, "-o", o)
+            p = run("compile", "--test-llvm-fatal", "--emit=" + emit, ex, "-o", o, binary=UR_TEST)
             err = p.stderr.decode()
             self.assertEqual(p.returncode, 1, err)
             self.assertIn("nop_chain.uring:3:1: error: LLVM failed", err)
@@ -162,9 +163,17 @@ class CompileCli(unittest.TestCase):
             self.assertNotIn("Stack dump", err)
             self.assertFalse(os.path.exists(o))
         p = run("compile", "--test-llvm-fatal", "--diagnostics-format=json", ex,
-                "-o", self.out("x.o"))
+                "-o", self.out("x.o"), binary=UR_TEST)
         self.assertEqual(p.returncode, 1)
         self.assertIn(b'"BackendError"', p.stderr)
+
+    def test_the_product_refuses_the_test_switches(self):
+        ex = os.path.join(ROOT, "examples", "nop_chain.uring")
+        for switch in ("--test-llvm-fatal", "--test-break-null-check"):
+            p = run("compile", switch, ex, "-o", self.out("x.o"))
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn(b"`compile` does not take `" + switch.encode() + b"`", p.stderr)
+            self.assertFalse(os.path.exists(self.out("x.o")))
 
     # Generated deep and wide programs (issue 10): each finishes within a generous bound with
     # a diagnostic or success, never a signal, and `check` says what `compile` says.

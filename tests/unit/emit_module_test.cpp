@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "emit/codegen.h"
-#include "lower/step_builder.h"
+#include "bpf_ir/step_builder.h"
 
 namespace uringc {
 namespace {

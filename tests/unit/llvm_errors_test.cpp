@@ -9,7 +9,7 @@
 #include "driver/compile_command.h"
 #include "driver/pipeline.h"
 #include "emit/llvm_diagnostics.h"
-#include "lower/rgir/lower_graph.h"
+#include "lower/lower.h"
 
 namespace uringc {
 namespace {

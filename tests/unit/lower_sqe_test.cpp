@@ -1,4 +1,4 @@
-// The request kinds of compiler/lower/sqe.h against liburing's io_uring_prep_* helpers (an
+// The request kinds of compiler/bpf_ir/sqe.h against liburing's io_uring_prep_* helpers (an
 // independent statement of which SQE field each operand goes to): both SQEs are rendered on the
 // host and compared byte for byte. Also checks that the lowering refuses, as an internal error,
 // a module with an instruction that lacks a `.uring` location.
@@ -10,8 +10,8 @@
 #include <cstring>
 
 #include "emit/codegen.h"
-#include "lower/sqe.h"
-#include "lower/step_builder.h"
+#include "bpf_ir/sqe.h"
+#include "bpf_ir/step_builder.h"
 #include "llvm/IR/Constants.h"
 
 namespace uringc {

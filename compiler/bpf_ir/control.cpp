@@ -1,0 +1,64 @@
+// If/else, bounded loops and run-once blocks; see control.h.
+#include "bpf_ir/control.h"
+
+namespace uringc {
+
+void EmitIf(StepBuilder& sb, llvm::Value* cond, const EmitFn& then_fn, const EmitFn& else_fn) {
+  llvm::IRBuilder<>& ir = sb.ir();
+  llvm::BasicBlock* then_block = sb.NewBlock("if.then");
+  llvm::BasicBlock* else_block = else_fn ? sb.NewBlock("if.else") : nullptr;
+  llvm::BasicBlock* join = sb.NewBlock("if.end");
+  ir.CreateCondBr(cond, then_block, else_block ? else_block : join);
+  sb.SetBlock(then_block);
+  if (then_fn) then_fn(sb);
+  ir.CreateBr(join);
+  if (else_block != nullptr) {
+    sb.SetBlock(else_block);
+    else_fn(sb);
+    ir.CreateBr(join);
+  }
+  sb.SetBlock(join);
+}
+
+llvm::Value* EmitBoundedLoop(StepBuilder& sb, uint32_t bound,
+                             const std::function<llvm::Value*(StepBuilder&, llvm::Value*)>& cond,
+                             const std::function<void(StepBuilder&, llvm::Value*)>& body) {
+  llvm::IRBuilder<>& ir = sb.ir();
+  llvm::BasicBlock* preheader = ir.GetInsertBlock();
+  llvm::BasicBlock* header = sb.NewBlock("loop.header");
+  llvm::BasicBlock* check = cond ? sb.NewBlock("loop.cond") : nullptr;
+  llvm::BasicBlock* body_block = sb.NewBlock("loop.body");
+  llvm::BasicBlock* latch = sb.NewBlock("loop.latch");
+  llvm::BasicBlock* exit = sb.NewBlock("loop.exit");
+  ir.CreateBr(header);
+
+  sb.SetBlock(header);
+  llvm::PHINode* i = ir.CreatePHI(ir.getInt32Ty(), 2, "i");
+  i->addIncoming(ir.getInt32(0), preheader);
+  ir.CreateCondBr(ir.CreateICmpULT(i, ir.getInt32(bound)), check ? check : body_block, exit);
+  if (check != nullptr) {
+    sb.SetBlock(check);
+    ir.CreateCondBr(cond(sb, i), body_block, exit);
+  }
+
+  sb.SetBlock(body_block);
+  body(sb, i);
+  ir.CreateBr(latch);
+
+  sb.SetBlock(latch);
+  i->addIncoming(ir.CreateAdd(i, ir.getInt32(1), "i.next", /*HasNUW=*/true), latch);
+  ir.CreateBr(header);
+  sb.SetBlock(exit);
+  return i;
+}
+
+void EmitOnce(StepBuilder& sb, const std::string& name, const EmitFn& body) {
+  llvm::GlobalVariable* flag = sb.module().AddBss(name, ScalarType::kU8, sb.location());
+  llvm::Value* done = sb.Load(ScalarType::kU8, flag, 0, 1);
+  EmitIf(sb, sb.ir().CreateICmpEQ(done, sb.Const(ScalarType::kU8, 0)), [&](StepBuilder& b) {
+    b.Store(ScalarType::kU8, flag, 0, b.Const(ScalarType::kU8, 1), 1);
+    body(b);
+  });
+}
+
+}  // namespace uringc

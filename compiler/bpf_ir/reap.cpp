@@ -1,0 +1,51 @@
+// The bounded CQE reaping loop; see reap.h.
+#include "bpf_ir/reap.h"
+
+#include <linux/io_uring.h>
+
+#include <cstddef>
+
+#include "bpf_ir/control.h"
+
+namespace uringc {
+
+static_assert(sizeof(io_uring_cqe) == 16 && offsetof(io_uring_cqe, user_data) == 0 &&
+              offsetof(io_uring_cqe, res) == 8 && offsetof(io_uring_cqe, flags) == 12);
+
+ReapResult EmitReapLoop(StepBuilder& sb, const RingRegions& regions, const RingConstants& rc,
+                        uint32_t max_cqes, const CqeHandler& handler) {
+  llvm::IRBuilder<>& ir = sb.ir();
+  llvm::Value* cq_head_ptr = sb.At(regions.rings, ir.CreateZExt(sb.ReadConst(rc.cq_head_off),
+                                                                ir.getInt64Ty()));
+  llvm::Value* cq_tail_ptr = sb.At(regions.rings, ir.CreateZExt(sb.ReadConst(rc.cq_tail_off),
+                                                                ir.getInt64Ty()));
+  llvm::Value* cqes = sb.At(regions.rings, ir.CreateZExt(sb.ReadConst(rc.cqes_off),
+                                                         ir.getInt64Ty()));
+  llvm::Value* cq_mask = ir.CreateSub(sb.ReadConst(rc.cq_entries), ir.getInt32(1), "cq_mask");
+  // We own the head; the kernel publishes the tail.
+  llvm::Value* head = sb.Load(ScalarType::kU32, cq_head_ptr, 0, 4);
+  llvm::Value* tail = sb.Load(ScalarType::kU32, cq_tail_ptr, 0, 4, /*is_volatile=*/true);
+
+  llvm::Value* reaped = EmitBoundedLoop(
+      sb, max_cqes,
+      [&](StepBuilder& b, llvm::Value* i) {
+        return b.ir().CreateICmpNE(b.ir().CreateAdd(head, i), tail);
+      },
+      [&](StepBuilder& b, llvm::Value* i) {
+        llvm::IRBuilder<>& ir = b.ir();
+        llvm::Value* index = ir.CreateAnd(ir.CreateAdd(head, i), cq_mask);
+        llvm::Value* offset =
+            ir.CreateShl(ir.CreateZExt(index, ir.getInt64Ty()), 4, "cqe_off");  // * 16
+        llvm::Value* cqe = b.At(cqes, offset);
+        Cqe c;
+        c.user_data = b.Load(ScalarType::kU64, cqe, offsetof(io_uring_cqe, user_data), 8);
+        c.res = b.Load(ScalarType::kS32, cqe, offsetof(io_uring_cqe, res), 4);
+        c.flags = b.Load(ScalarType::kU32, cqe, offsetof(io_uring_cqe, flags), 4);
+        handler(b, c);
+      });
+  llvm::Value* new_head = ir.CreateAdd(head, reaped, "cq_head");
+  sb.Store(ScalarType::kU32, cq_head_ptr, 0, new_head, 4, /*is_volatile=*/true);
+  return ReapResult{new_head, reaped, cq_tail_ptr};
+}
+
+}  // namespace uringc

@@ -1,0 +1,46 @@
+// The ring as a controller sees it: load-time constants describing the ring's layout (in
+// `.rodata`, filled by the loader from io_uring_params, frozen at load so the verifier knows
+// them), and the two regions bpf_io_uring_get_region maps: the SQE array and the rings region with
+// the SQ/CQ indices and the CQE array. Region sizes come from frozen `.rodata`, which the kfunc
+// needs (`rdwr_buf_size` must be a constant to the verifier).
+#pragma once
+
+#include <string_view>
+
+#include "bpf_ir/step_builder.h"
+
+namespace uringc {
+
+/// `.rodata` globals named `<prefix><field>` (default prefix `uringc_`), all `const volatile
+/// __u32`. The loader must set every one before load (uringc::RingLayoutFromParams computes them);
+/// the initial values describe no ring, so a forgotten one fails at get_region or in the verifier.
+struct RingConstants {
+  llvm::GlobalVariable* sq_entries = nullptr;   ///< power of two
+  llvm::GlobalVariable* cq_entries = nullptr;   ///< power of two
+  llvm::GlobalVariable* sq_tail_off = nullptr;  ///< offsets into the rings region
+  llvm::GlobalVariable* cq_head_off = nullptr;
+  llvm::GlobalVariable* cq_tail_off = nullptr;
+  llvm::GlobalVariable* cqes_off = nullptr;
+  llvm::GlobalVariable* rings_size = nullptr;   ///< bytes of the rings region to map
+  llvm::GlobalVariable* sqes_size = nullptr;    ///< bytes of the SQE array to map
+};
+
+/// Declares the ring constants in `.rodata` (once per module; programs of one object share them).
+RingConstants DeclareRingConstants(BpfModule& module, SourceRange decl,
+                                   std::string_view prefix = "uringc_");
+
+/// The mapped regions of one step, both null-checked.
+struct RingRegions {
+  llvm::Value* sqes = nullptr;   ///< IOU_REGION_SQ: `sqes_size` bytes
+  llvm::Value* rings = nullptr;  ///< IOU_REGION_CQ: `rings_size` bytes
+};
+
+/// `bpf_io_uring_get_region(ring, id, size)`: `size` must be verifier-constant (an immediate or a
+/// ReadConst of `.rodata`). Returns the possibly-NULL pointer; see EmitGetRegionChecked.
+llvm::Value* EmitGetRegion(StepBuilder& sb, RegionId id, llvm::Value* size);
+/// Same, then Stop(kNoRegion) when the kernel returned NULL.
+llvm::Value* EmitGetRegionChecked(StepBuilder& sb, RegionId id, llvm::Value* size);
+/// Maps the SQE array and the rings region, stopping with kNoRegion if either is missing.
+RingRegions EmitGetRingRegions(StepBuilder& sb, const RingConstants& rc);
+
+}  // namespace uringc

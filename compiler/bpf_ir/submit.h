@@ -1,0 +1,47 @@
+// Submitting: SQEs are written straight into the SQ region at SQ tail + pending (masked), each
+// zeroed with a 64-byte, 8-aligned memset and then given its fields; Flush() publishes the new SQ
+// tail and calls bpf_io_uring_submit_sqes(ring, pending). The kernel consumes every submitted SQE
+// inside that call, so each step starts with an empty SQ and may queue up to sq_entries SQEs.
+// A queue made with `mid_step_flush` may also be flushed in the middle of a step (the SQ tail is
+// then read from the rings region at every use instead of once per step).
+#pragma once
+
+#include "bpf_ir/ring.h"
+#include "bpf_ir/sqe.h"
+
+namespace uringc {
+
+class SubmitQueue {
+ public:
+  /// Reads the SQ tail. `pending` (SQEs written this step) lives in `.bss` as
+  /// `<program>_pending` and is accessed with volatile loads and stores: kept in a register,
+  /// its exact value differs along every path through a reap loop, the verifier can no longer
+  /// prune states, and a 64-CQE loop exceeded the 1M-instruction limit. From memory it is an
+  /// unknown scalar (bounded by the SQ-full check) and paths that differ only in it merge.
+  SubmitQueue(StepBuilder& sb, const RingRegions& regions, const RingConstants& rc,
+              bool mid_step_flush = false);
+
+  /// Writes one SQE; stops the step with kSqFull when the SQ ring is already full.
+  void Push(StepBuilder& sb, const SqeFields& fields);
+  /// Publishes the SQ tail and submits the pending SQEs (nothing when there are none), again
+  /// after a failed preparation stopped the kernel early (see submit.cpp). A negative result
+  /// stops the step with kSubmitFailed and that errno in the detail word; so does (with no
+  /// detail) a batch still not submitted after kSubmitCalls calls.
+  void Flush(StepBuilder& sb);
+  /// bpf_io_uring_submit_sqes calls one Flush may make.
+  static constexpr uint32_t kSubmitCalls = 16;
+  /// i32: SQEs written since the last Flush.
+  llvm::Value* Pending(StepBuilder& sb);
+
+ private:
+  /// i32: the SQ tail as published by the last Flush (or as the step found it).
+  llvm::Value* Tail(StepBuilder& sb);
+
+  llvm::Value* sqes_;
+  llvm::Value* sq_tail_ptr_;
+  llvm::Value* sq_tail_;  ///< read once per step; nullptr with mid_step_flush
+  llvm::GlobalVariable* sq_entries_;
+  llvm::GlobalVariable* pending_;
+};
+
+}  // namespace uringc

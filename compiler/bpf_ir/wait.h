@@ -1,0 +1,18 @@
+// Ending a step that keeps running: tell the kernel when to call loop_step again through
+// `iou_loop_params.cq_wait_idx` (the kernel sleeps until the CQ tail reaches it; early wake-ups
+// happen, so every step re-reads the ring). The struct is written at its plain offset 0, not
+// through CO-RE (see emit/bpf_module.h for why).
+#pragma once
+
+#include "bpf_ir/reap.h"
+
+namespace uringc {
+
+/// lp->cq_wait_idx = index (an i32).
+void EmitSetWaitIndex(StepBuilder& sb, llvm::Value* index);
+
+/// Wake at the next completion: cq_wait_idx = head + 1, or head (at once) when CQEs are still
+/// waiting because the reap bound stopped early. Then returns CONTINUE.
+void EmitContinueAtNextCqe(StepBuilder& sb, const ReapResult& reaped);
+
+}  // namespace uringc

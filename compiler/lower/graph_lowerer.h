@@ -1,0 +1,285 @@
+// The state shared by the rgir lowering files (internal to compiler/lower/):
+//   layout.cpp    slots, words, resume states, globals
+//   step.cpp      the loop_step skeleton: prologue, reap, run loop, end of graph, wait
+//   tasks.cpp     a task's code as segments between await points; fork/join/race/exit/fail
+//   cancel.cpp    cancelling task subtrees and deadline expiry
+//   exprs.cpp     rgir::Expr -> IR values, variables and parameters
+//   requests.cpp  kRequest nodes -> SQEs (with linked timeouts), deadlines, timespecs, paths
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bpf_ir/reap.h"
+#include "lower/lower.h"
+#include "bpf_ir/ring.h"
+#include "bpf_ir/step_builder.h"
+#include "bpf_ir/submit.h"
+#include "bpf_ir/task_table.h"
+
+namespace uringc::lower {
+
+// Control words at the start of every slot's vars (TaskTable var indices).
+inline constexpr uint32_t kWordRes = 0;      ///< i64: result of the awaited request
+inline constexpr uint32_t kWordSeq = 1;      ///< sequence number of the awaited request (0: none)
+inline constexpr uint32_t kWordQueued = 2;   ///< 1 while on the ready queue
+inline constexpr uint32_t kWordParent = 3;   ///< the parent task's slot index
+inline constexpr uint32_t kWordCount = 4;    ///< join: children still running; race: 1 while open
+inline constexpr uint32_t kWordChild = 5;    ///< join: errno of a failed child; race: winner arm + 1
+inline constexpr uint32_t kWordExpired = 6;  ///< deadline scope that expired + 1 (0: none)
+inline constexpr uint32_t kWordChildErr = 7; ///< race: errno of a failed arm
+inline constexpr uint32_t kWordFailErr = 8;  ///< errno of the task's own failure (kStateFail)
+inline constexpr uint32_t kWordDrain = 9;    ///< cancelled requests in flight in the slot's subtree
+                                             ///< (low 32 bits); kDrainWaiting: parked until 0.
+                                             ///< Last: graphs that cannot cancel leave it out.
+inline constexpr uint32_t kControlWords = 10;
+
+/// kWordSeq of a slot whose awaited request was cancelled and has not completed yet.
+inline constexpr uint64_t kSeqCancelled = uint64_t{1} << 32;
+/// kWordDrain: the slot wanted to run while cancelled requests were in flight (cancel.cpp).
+inline constexpr uint64_t kDrainWaiting = uint64_t{1} << 63;
+
+// Transient states set by a segment and handled once per task after the state switch, so the
+// code that ends a task (cancel, notify the parent) exists once per task, not once per `?`.
+inline constexpr uint32_t kStateExit = 0xfffffff0u;
+inline constexpr uint32_t kStateFail = 0xfffffff1u;
+
+/// A value: integers/bools/fds/durations in `v` at their width; bytes as (v = user address i64,
+/// len = i32 length).
+struct Val {
+  llvm::Value* v = nullptr;
+  llvm::Value* len = nullptr;
+};
+
+/// Where code runs: the task and its slot index (an i64 the verifier knows is < slots).
+struct Here {
+  rgir::TaskId task = 0;
+  llvm::Value* idx = nullptr;
+};
+
+struct TaskInfo {
+  uint32_t slots = 1;  ///< instances of the task across all instances of its ancestors
+  uint32_t words = 0;  ///< vars per slot (control words + scopes + variables)
+  std::unique_ptr<TaskTable> table;
+  std::vector<rgir::ScopeId> scopes;      ///< deadline scopes owned by the task
+  std::vector<rgir::TaskId> children;     ///< tasks forked by this task
+};
+
+class GraphLowerer {
+ public:
+  GraphLowerer(const rgir::Graph& g, BpfModule& m, const GraphLoweringOptions& o,
+               DiagnosticList& diags)
+      : g_(g), m_(m), opt_(o), diags_(diags) {}
+  bool Run();
+
+ private:
+  // ----- layout.cpp -----
+  bool PlanLayout();
+  void DeclareGlobals();
+  uint32_t ScopeWord(rgir::ScopeId s) const { return scope_word_.at(s); }
+  uint32_t VarWord(rgir::VarId v) const { return var_word_.at(v); }
+  TaskTable& Table(rgir::TaskId t) { return *tasks_[t].table; }
+  uint32_t StartState(rgir::NodeId n) const { return start_state_.at(n); }
+  uint32_t AfterState(rgir::NodeId n) const { return after_state_.at(n); }
+  static std::vector<rgir::NodeId> Successors(const rgir::Node& node);
+  /// The node's code goes on to a successor in the same segment (it neither awaits nor ends).
+  bool Continues(rgir::NodeId n) const;
+  void MarkYieldEdges();
+
+  // ----- liveness.cpp -----
+  /// Fills in_register_: variables whose values never cross an await and stay in one task.
+  void PlanRegisterVars();
+  std::vector<rgir::VarId> UsesOf(const rgir::Node& n) const;
+  /// The alloca (two for a `bytes` view: address, length) of a variable kept in registers.
+  llvm::AllocaInst* RegisterVar(StepBuilder& b, rgir::VarId v, uint32_t word);
+  /// Turns the register variables' allocas into SSA values (PromoteMemToReg).
+  void PromoteRegisterVars();
+
+  // ----- step.cpp -----
+  void EmitStep();
+  void EmitReapHandler(StepBuilder& b, const Cqe& cqe);
+  /// A CQE for slot (t, idx) with sequence number `seq` (i64): the awaited result or a deadline.
+  void EmitReapSlot(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, const Cqe& cqe,
+                    llvm::Value* seq);
+  void EmitEnding(StepBuilder& b, const ReapResult& reaped);
+  /// With drain_: once the graph ended, ASYNC_CANCEL (all, any) of what is still in flight;
+  /// after the submission, STOP once nothing is in flight any more.
+  void EmitCancelAllOnce(StepBuilder& b);
+  void EmitStopWhenDrained(StepBuilder& b);
+  /// i1: the graph has not ended.
+  llvm::Value* Running(StepBuilder& b);
+
+  // ----- ready.cpp -----
+  /// Makes (task, idx) runnable: on the ready queue unless already there (one task: unparked).
+  void Enqueue(StepBuilder& b, rgir::TaskId task, llvm::Value* idx);
+  /// The first step's start of the root task.
+  void EmitStartGraph(StepBuilder& b);
+  /// i1: some slot is runnable.
+  llvm::Value* AnyReady(StepBuilder& b);
+  /// Nothing runs any more (the graph ended).
+  void ClearReady(StepBuilder& b);
+  /// Runs the next runnable slot up to its next await.
+  void EmitRunOne(StepBuilder& b);
+  /// body(task, checked slot index) for the (task, slot) named by two i32 values: a switch over
+  /// the tasks; a task number out of range does nothing, a slot out of range stops (bad CQE).
+  void EmitForSlot(StepBuilder& b, llvm::Value* task, llvm::Value* slot,
+                   const std::function<void(StepBuilder&, rgir::TaskId, llvm::Value* idx)>& body);
+  /// Ends the graph: status 1 (done) or 2 (failed with `neg_errno`, an i32 < 0).
+  void EndGraph(StepBuilder& b, bool failed, llvm::Value* neg_errno);
+  /// Writes one SQE and counts it in flight.
+  void Push(StepBuilder& b, const SqeFields& f);
+  llvm::Value* NextSeq(StepBuilder& b);
+  llvm::Value* UserData(StepBuilder& b, rgir::TaskId task, llvm::Value* idx, llvm::Value* seq);
+
+  // ----- tasks.cpp -----
+  void EmitTaskRun(StepBuilder& b, Here h);
+  /// The slot's code from its state (the switch over resume states), then its end if it ended.
+  void EmitTaskResume(StepBuilder& b, Here h);
+  void EmitSegment(StepBuilder& b, Here h, rgir::NodeId start, bool after_await);
+  void EmitNode(StepBuilder& b, Here h, rgir::NodeId n, llvm::BasicBlock* done,
+                const std::function<llvm::BasicBlock*(rgir::NodeId from, rgir::NodeId to)>& edge);
+  void EmitFork(StepBuilder& b, Here h, const rgir::Node& fork);
+  /// Instances of child task `c` per slot of its parent (a `parallel`'s count, else 1).
+  uint32_t Instances(rgir::TaskId c) const;
+  /// The checked slot index (i64) of instance `k` (i32) of child task `c` of the parent's slot.
+  llvm::Value* ChildSlot(StepBuilder& b, rgir::TaskId c, llvm::Value* parent_idx, llvm::Value* k);
+  /// Ends the segment's task successfully / with errno `err` (i32 > 0), via the transient states.
+  void RequestExit(StepBuilder& b, Here h);
+  /// The task's end is a STOP (one task, nothing to drain): emitted where the task ends, with no
+  /// transient state, since it is only a few instructions.
+  bool EndsInPlace() const { return single_ && !drain_; }
+  void RequestFail(StepBuilder& b, Here h, llvm::Value* err);
+  void ExitTask(StepBuilder& b, Here h);
+  void FailTask(StepBuilder& b, Here h, llvm::Value* err /* i32 > 0 */);
+  /// What a child task's end reports to: the parent's slot and the fork that started the child.
+  struct ParentSlot {
+    rgir::TaskId task;
+    llvm::Value* idx;
+    const rgir::Node* fork;
+    bool race;  // the parent awaits the first child (`any`), not all of them
+  };
+  /// Marks slot (h.task, h.idx) finished, disarms its deadline scopes, and finds its parent's slot.
+  ParentSlot FinishChildSlot(StepBuilder& b, Here h);
+  /// The fork node of `child`'s parent that started it, and what the parent awaits there.
+  const rgir::Node& AwaitOf(rgir::TaskId child) const;
+
+  // ----- cancel.cpp -----
+  /// Cancels what slot (task, idx) awaits and every task instance below it; their slots end.
+  void CancelSlot(StepBuilder& b, rgir::TaskId task, llvm::Value* idx, bool finish);
+  /// Cancels the instances of `which` below slot (task, idx), which waits for them (counted).
+  void CancelChildren(StepBuilder& b, rgir::TaskId task, llvm::Value* idx,
+                      const std::vector<rgir::TaskId>& which);
+  void DisarmScopes(StepBuilder& b, rgir::TaskId task, llvm::Value* idx);
+  /// ASYNC_CANCEL of the request slot (task, idx) awaits, if any, counted in `cancelled_`.
+  void CancelAwaited(StepBuilder& b, rgir::TaskId task, llvm::Value* idx);
+  /// Adds the requests counted in `cancelled_` to kWordDrain of the slot that cancelled them and
+  /// of its ancestors (cancel.cpp).
+  void CountCancelled(StepBuilder& b, rgir::TaskId task, llvm::Value* idx);
+  /// Cancels the instances of `which` below slot idx (no counting: the caller's CountCancelled).
+  void CancelChildSlots(StepBuilder& b, llvm::Value* idx, const std::vector<rgir::TaskId>& which);
+  /// Sends control to `done` when the CQE with sequence number `seq` (i64) is that of the slot's
+  /// cancelled request, after UncountCancelled; else continues in a new block.
+  void ReapCancelled(StepBuilder& b, rgir::TaskId task, llvm::Value* idx, llvm::Value* seq,
+                     llvm::BasicBlock* done);
+  /// One cancelled request completed: takes 1 off kWordDrain of slot (task, idx) and of all its
+  /// ancestors (never below 0); a slot whose count reaches 0 while it waits is made runnable.
+  void UncountCancelled(StepBuilder& b, rgir::TaskId task, llvm::Value* idx);
+  /// i1: no cancelled request is in flight below the slot; else marks it as waiting.
+  llvm::Value* Drained(StepBuilder& b, Here h);
+  void EmitExpiry(StepBuilder& b, Here h, llvm::Value* expired /* i64 scope + 1 */);
+  /// A child of `fork` ended it (won the race, or failed): after the slot's run, the fork's other
+  /// children are cancelled and the parent's slot `parent_idx` resumes (EmitForkEnds).
+  void RequestForkEnd(StepBuilder& b, rgir::NodeId fork, llvm::Value* parent_idx);
+  /// The code for RequestForkEnd, once per fork: a switch over the fork named in `fork_end_`.
+  void EmitForkEnds(StepBuilder& b);
+
+  // ----- exprs.cpp -----
+  Val Eval(StepBuilder& b, Here h, const rgir::Expr& e);
+  llvm::Value* EvalScalar(StepBuilder& b, Here h, const rgir::Expr& e) { return Eval(b, h, e).v; }
+  Val LoadVar(StepBuilder& b, Here h, rgir::VarId v);
+  void StoreVar(StepBuilder& b, Here h, rgir::VarId v, Val val);
+  /// The slot index of `owner` (h.task or an ancestor) seen from h.
+  llvm::Value* SlotOf(StepBuilder& b, Here h, rgir::TaskId owner);
+  llvm::Type* IrType(const Type& t);
+  llvm::Value* Convert(StepBuilder& b, llvm::Value* v, const Type& from, const Type& to);
+  Val Binary(StepBuilder& b, Here h, const rgir::Expr& e);
+  /// Fails the task (EFAULT) unless cond holds; continues after.
+  void CheckOrFail(StepBuilder& b, Here h, llvm::Value* ok, int err);
+
+  // ----- requests.cpp -----
+  void EmitRequest(StepBuilder& b, Here h, const rgir::Node& n);
+  void EmitRequestDone(StepBuilder& b, Here h, rgir::NodeId n,
+                       const std::function<llvm::BasicBlock*(rgir::NodeId, rgir::NodeId)>& edge);
+  /// Writes a timespec for `ns` (i64) into the parameter region; returns its user address.
+  llvm::Value* Timespec(StepBuilder& b, llvm::Value* ns);
+  /// An openat path copied into the parameter region: its user address, and 0 or the negative
+  /// errno (i32) the kernel would have completed the openat with (ENAMETOOLONG, EFAULT).
+  struct PathCopy {
+    llvm::Value* addr;
+    llvm::Value* err;
+  };
+  PathCopy CopyPath(StepBuilder& b, Val path);
+  void EmitDeadlineStart(StepBuilder& b, Here h, const rgir::Node& n);
+  void EmitDeadlineEnd(StepBuilder& b, Here h, rgir::ScopeId s, llvm::Value* idx);
+
+  const rgir::Graph& g_;
+  BpfModule& m_;
+  const GraphLoweringOptions& opt_;
+  DiagnosticList& diags_;
+
+  std::vector<TaskInfo> tasks_;
+  std::vector<uint32_t> var_word_;
+  std::vector<bool> in_register_;  ///< by VarId (liveness.cpp)
+  std::map<std::pair<rgir::VarId, uint32_t>, llvm::AllocaInst*> var_alloca_;
+  std::vector<uint32_t> scope_word_;
+  std::map<rgir::NodeId, uint32_t> start_state_;  ///< resume by running the node
+  std::map<rgir::NodeId, uint32_t> after_state_;  ///< resume after the node's await completed
+  std::vector<std::vector<bool>> back_edge_;      ///< [node][0 next, 1 alt, 2+ arm]
+  std::vector<std::vector<bool>> yield_edge_;     ///< back edges the task yields at (same shape)
+
+  // Globals.
+  RingConstants rc_;
+  llvm::GlobalVariable* mem_addr_ = nullptr;   ///< .rodata u64: user address of the region
+  bool needs_mem_ = false;                     ///< the graph writes timespecs or paths
+  uint32_t mem_size_ = 0;                      ///< GraphMemRegionSize(g_)
+  bool needs_paths_ = false;                   ///< the graph has openat requests
+  std::vector<llvm::GlobalVariable*> params_;  ///< by ParamId
+  std::map<rgir::VarId, llvm::GlobalVariable*> outputs_;
+  llvm::GlobalVariable* ready_ = nullptr;       ///< u32 [ready_size_]
+  uint32_t ready_size_ = 16;
+  llvm::GlobalVariable* ready_head_ = nullptr;
+  llvm::GlobalVariable* ready_tail_ = nullptr;
+  llvm::GlobalVariable* inflight_ = nullptr;
+  llvm::GlobalVariable* seq_ = nullptr;
+  llvm::GlobalVariable* ending_ = nullptr;      ///< 0 running, 1 done, 2 failed
+  llvm::GlobalVariable* end_error_ = nullptr;
+  llvm::GlobalVariable* cancel_sent_ = nullptr;
+  llvm::GlobalVariable* cancelled_ = nullptr;   ///< requests cancelled by the construct at hand
+  llvm::GlobalVariable* fork_end_ = nullptr;    ///< u32: fork node + 1 a child ended (0: none)
+  llvm::GlobalVariable* fork_end_slot_ = nullptr;  ///< u64: that fork's slot in its task
+  llvm::GlobalVariable* steps_ = nullptr;
+
+  /// One task (no fork): no ready queue; slot 0 at a constant address (ready.cpp).
+  bool single_ = false;
+  /// Completions can arrive that no task awaits (several tasks, link timeouts, deadlines): the
+  /// controller counts requests in flight and drains them before it stops (step.cpp).
+  bool drain_ = true;
+  /// Tasks can cancel requests (forks, deadlines): a construct that cancelled goes on only once
+  /// the cancelled requests completed (kWordDrain, cancel.cpp).
+  bool cancels_ = true;
+
+  // Per step.
+  std::unique_ptr<SubmitQueue> queue_;
+  llvm::Value* mem_ = nullptr;  ///< kernel pointer to the parameter region
+  llvm::BasicBlock* seg_done_ = nullptr;  ///< where the segment being emitted ends
+  llvm::BasicBlock* seg_entry_ = nullptr;  ///< its first block (null outside segments)
+  std::set<std::pair<rgir::VarId, uint32_t>> seg_zeroed_;  ///< register words zeroed there
+  /// The block of each node of the task being emitted, shared by all its segments (tasks.cpp).
+  std::map<rgir::NodeId, llvm::BasicBlock*> node_blocks_;
+};
+
+}  // namespace uringc::lower

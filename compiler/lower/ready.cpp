@@ -1,0 +1,97 @@
+// The ready set: which task slots run next in this step. A graph with several tasks keeps a FIFO
+// queue of (task, slot) entries in .bss, with a `queued` word per slot so a slot is never on it
+// twice. A graph with ONE task has one slot at a constant address and needs no queue: the slot's
+// `queued` word reads "parked" (0: runnable, 1: waiting for a completion), so the zeroed .bss
+// means "runnable", and its state 0 is the task's entry (no run-once start block).
+#include "bpf_ir/control.h"
+#include "lower/graph_lowerer.h"
+
+namespace uringc::lower {
+
+void GraphLowerer::Enqueue(StepBuilder& b, rgir::TaskId task, llvm::Value* idx) {
+  llvm::IRBuilder<>& ir = b.ir();
+  TaskTable& t = Table(task);
+  if (single_) {
+    t.StoreVar(b, idx, kWordQueued, ir.getInt64(0));  // not parked
+    return;
+  }
+  llvm::Value* queued = t.LoadVar(b, idx, kWordQueued);
+  EmitIf(b, ir.CreateICmpEQ(queued, ir.getInt64(0)), [&](StepBuilder& b) {
+    t.StoreVar(b, idx, kWordQueued, ir.getInt64(1));
+    llvm::Value* tail = b.Load(ScalarType::kU32, ready_tail_, 0, 4, true);
+    llvm::Value* at = ir.CreateZExt(ir.CreateAnd(tail, ir.getInt32(ready_size_ - 1)),
+                                    ir.getInt64Ty());
+    llvm::Value* entry = ir.CreateOr(ir.getInt32(task << 16),
+                                     ir.CreateTrunc(idx, ir.getInt32Ty()));
+    b.Store(ScalarType::kU32, b.At(ready_, ir.CreateShl(at, 2)), 0, entry, 4);
+    b.Store(ScalarType::kU32, ready_tail_, 0, ir.CreateAdd(tail, ir.getInt32(1)), 4, true);
+  });
+}
+
+void GraphLowerer::EmitStartGraph(StepBuilder& b) {
+  if (single_) return;  // state 0 is the entry and the slot starts runnable
+  EmitOnce(b, "uringc_" + g_.name + "_started", [&](StepBuilder& b) {
+    llvm::Value* zero = b.ir().getInt64(0);
+    Table(0).StoreState(b, zero, StartState(g_.tasks[0].entry));
+    Enqueue(b, 0, zero);
+  });
+}
+
+llvm::Value* GraphLowerer::AnyReady(StepBuilder& b) {
+  llvm::IRBuilder<>& ir = b.ir();
+  if (single_) {
+    return ir.CreateICmpEQ(Table(0).LoadVar(b, ir.getInt64(0), kWordQueued), ir.getInt64(0));
+  }
+  return ir.CreateICmpNE(b.Load(ScalarType::kU32, ready_head_, 0, 4, true),
+                         b.Load(ScalarType::kU32, ready_tail_, 0, 4, true));
+}
+
+void GraphLowerer::ClearReady(StepBuilder& b) {
+  if (single_) {
+    Table(0).StoreVar(b, b.ir().getInt64(0), kWordQueued, b.ir().getInt64(1));
+    return;
+  }
+  b.Store(ScalarType::kU32, ready_head_, 0, b.Load(ScalarType::kU32, ready_tail_, 0, 4, true), 4,
+          true);
+}
+
+void GraphLowerer::EmitRunOne(StepBuilder& b) {
+  llvm::IRBuilder<>& ir = b.ir();
+  if (single_) {
+    llvm::Value* idx = ir.getInt64(0);
+    b.SetLocation(g_.tasks[0].range);
+    Table(0).StoreVar(b, idx, kWordQueued, ir.getInt64(1));  // parked until something wakes it
+    EmitTaskRun(b, Here{0, idx});
+    return;
+  }
+  llvm::Value* head = b.Load(ScalarType::kU32, ready_head_, 0, 4, true);
+  llvm::Value* at = ir.CreateZExt(ir.CreateAnd(head, ir.getInt32(ready_size_ - 1)), ir.getInt64Ty());
+  llvm::Value* entry = b.Load(ScalarType::kU32, b.At(ready_, ir.CreateShl(at, 2)), 0, 4);
+  b.Store(ScalarType::kU32, ready_head_, 0, ir.CreateAdd(head, ir.getInt32(1)), 4, true);
+  llvm::Value* task = ir.CreateLShr(entry, 16);
+  llvm::Value* slot = ir.CreateAnd(entry, ir.getInt32(0xffff));
+  EmitForSlot(b, task, slot, [&](StepBuilder& b, rgir::TaskId t, llvm::Value* idx) {
+    b.SetLocation(g_.tasks[t].range);
+    Table(t).StoreVar(b, idx, kWordQueued, b.ir().getInt64(0));
+    EmitTaskRun(b, Here{t, idx});
+  });
+  EmitForkEnds(b);  // a child that ended its fork: its siblings are cancelled here
+}
+
+void GraphLowerer::EmitForSlot(
+    StepBuilder& b, llvm::Value* task, llvm::Value* slot,
+    const std::function<void(StepBuilder&, rgir::TaskId, llvm::Value* idx)>& body) {
+  llvm::IRBuilder<>& ir = b.ir();
+  llvm::BasicBlock* end = b.NewBlock("slot.end");
+  llvm::SwitchInst* sw = ir.CreateSwitch(task, end, g_.tasks.size());
+  for (rgir::TaskId t = 0; t < g_.tasks.size(); ++t) {
+    llvm::BasicBlock* bb = b.NewBlock("slot.task");
+    sw->addCase(ir.getInt32(t), bb);
+    b.SetBlock(bb);
+    body(b, t, Table(t).CheckedIndex(b, slot));
+    ir.CreateBr(end);
+  }
+  b.SetBlock(end);
+}
+
+}  // namespace uringc::lower

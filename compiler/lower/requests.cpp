@@ -1,0 +1,251 @@
+// Requests and time: a kRequest node becomes its SQE (user_data = task, slot, sequence number),
+// followed by an IORING_OP_LINK_TIMEOUT when it has `within`; its completion stores the result
+// (-ECANCELED from a fired link timeout reads as -ETIME) and picks the timeout edge. Deadlines
+// are IORING_OP_TIMEOUTs removed with IORING_OP_TIMEOUT_REMOVE. Timespecs are written into the
+// parameter region (the kernel copies them from user memory while the SQE is submitted), one
+// per SQE position of the step, at the host's address of the region; so are openat paths,
+// copied out of the path's view so the kernel never reads past it (CopyPath).
+#include <linux/io_uring.h>
+
+#include "bpf_ir/control.h"
+#include "lower/graph_lowerer.h"
+
+namespace uringc::lower {
+namespace {
+
+constexpr int kEtime = 62;
+constexpr int kEcanceled = 125;
+constexpr int kEnametoolong = 36;
+
+}  // namespace
+
+llvm::Value* GraphLowerer::Timespec(StepBuilder& b, llvm::Value* ns) {
+  llvm::IRBuilder<>& ir = b.ir();
+  llvm::Value* pos = ir.CreateAnd(queue_->Pending(b), ir.getInt32(kTimespecSlots - 1));
+  llvm::Value* off = ir.CreateShl(ir.CreateZExt(pos, ir.getInt64Ty()), 4, "ts_off");
+  // A duration is unsigned: one of 2^63 ns or more (a host's value, a subtraction that wrapped)
+  // saturates to 2^63-1 ns, the kernel's KTIME_MAX (docs/language.md, section 3).
+  ns = ir.CreateZExtOrTrunc(ns, ir.getInt64Ty());
+  ns = ir.CreateSelect(ir.CreateICmpSLT(ns, ir.getInt64(0)), ir.getInt64(INT64_MAX), ns);
+  llvm::Value* ts = b.At(mem_, off);
+  b.Store(ScalarType::kU64, ts, 0, ir.CreateUDiv(ns, ir.getInt64(1000000000)), 8);
+  b.Store(ScalarType::kU64, ts, 8, ir.CreateURem(ns, ir.getInt64(1000000000)), 8);
+  return ir.CreateAdd(b.ReadConst(mem_addr_), off, "ts_addr");
+}
+
+// The kernel reads an openat path from user memory up to its NUL, which the view need not
+// contain: the controller copies the view's bytes up to the first NUL (at most kPathMax) into a
+// path slot of the parameter region, ends them with a NUL, and gives the SQE the slot's user
+// address. io_uring copies the path while the SQE is submitted (io_openat_prep -> getname), so a
+// slot only has to live until the next bpf_io_uring_submit_sqes: the slot is the SQE's position
+// in the pending batch, and a batch that already holds kPathSlots SQEs is submitted first, so
+// every pending openat has a slot of its own.
+GraphLowerer::PathCopy GraphLowerer::CopyPath(StepBuilder& b, Val path) {
+  llvm::IRBuilder<>& ir = b.ir();
+  EmitIf(b, ir.CreateICmpUGE(queue_->Pending(b), ir.getInt32(kPathSlots)),
+         [&](StepBuilder& b) { queue_->Flush(b); });
+  llvm::Value* pos = ir.CreateAnd(queue_->Pending(b), ir.getInt32(kPathSlots - 1));
+  llvm::Value* off = ir.CreateAdd(
+      ir.CreateMul(ir.CreateZExt(pos, ir.getInt64Ty()), ir.getInt64(kPathSlotSize)),
+      ir.getInt64(kTimespecAreaSize), "path_off");
+  llvm::Value* len = ir.CreateZExtOrTrunc(path.len, ir.getInt32Ty());
+  llvm::Value* n = ir.CreateSelect(ir.CreateICmpUGT(len, ir.getInt32(kPathMax)),
+                                   ir.getInt32(kPathMax), len, "path_n");
+  llvm::Value* size = ir.CreateAdd(n, ir.getInt32(1));
+  llvm::Value* src = ir.CreateIntToPtr(path.v, ir.getPtrTy());
+  // Reads at most n bytes of the view; returns the path's length + 1, or n + 1 when no NUL came
+  // first (then the whole of n bytes is the path), or -errno.
+  llvm::Value* got = ir.CreateCall(m_.CopyFromUserStrKfunc(),
+                                   {b.At(mem_, off), size, src, ir.getInt64(0)}, "path_copied");
+  // No NUL in the first kPathMax bytes of a longer view: the path is longer than the kernel
+  // takes (PATH_MAX with its NUL).
+  llvm::Value* too_long = ir.CreateAnd(ir.CreateICmpUGT(len, ir.getInt32(kPathMax)),
+                                       ir.CreateICmpEQ(got, size));
+  llvm::Value* err = ir.CreateSelect(
+      ir.CreateICmpSLT(got, ir.getInt32(0)), got,
+      ir.CreateSelect(too_long, ir.getInt32(-kEnametoolong), ir.getInt32(0)), "path_err");
+  return {ir.CreateAdd(b.ReadConst(mem_addr_), off, "path_addr"), err};
+}
+
+void GraphLowerer::EmitRequest(StepBuilder& b, Here h, const rgir::Node& n) {
+  llvm::IRBuilder<>& ir = b.ir();
+  auto arg = [&](size_t i) { return Eval(b, h, n.args.at(i)); };
+  auto scalar = [&](size_t i, llvm::Type* to) {
+    const rgir::Expr& e = n.args.at(i);
+    llvm::Value* v = Eval(b, h, e).v;
+    const bool s = e.type.kind == Type::Kind::kFd ||
+                   (e.type.kind == Type::Kind::kInt && e.type.is_signed);
+    return s ? ir.CreateSExtOrTrunc(v, to) : ir.CreateZExtOrTrunc(v, to);
+  };
+  llvm::Type* i32 = ir.getInt32Ty();
+  llvm::Type* i64 = ir.getInt64Ty();
+  SqeFields f;
+  llvm::Value* path_err = nullptr;  // openat: the copied path's error (0: none)
+  using K = sema::RequestKind;
+  switch (n.request) {
+    case K::kNop: f = sqe::Nop(); break;
+    case K::kRead:
+    case K::kWrite: {
+      llvm::Value* fd = scalar(0, i32);
+      Val buf = arg(1);
+      llvm::Value* off = scalar(2, i64);
+      f = n.request == K::kRead ? sqe::Read(fd, buf.v, buf.len, off)
+                                : sqe::Write(fd, buf.v, buf.len, off);
+      break;
+    }
+    case K::kRecv:
+    case K::kSend: {
+      llvm::Value* fd = scalar(0, i32);
+      Val buf = arg(1);
+      llvm::Value* flags = scalar(2, i32);
+      f = n.request == K::kRecv ? sqe::Recv(fd, buf.v, buf.len, flags)
+                                : sqe::Send(fd, buf.v, buf.len, flags);
+      break;
+    }
+    case K::kAccept:
+      f = sqe::Accept(scalar(0, i32), nullptr, nullptr, scalar(1, i32));
+      break;
+    case K::kConnect: {
+      llvm::Value* fd = scalar(0, i32);
+      Val addr = arg(1);
+      f = sqe::Connect(fd, addr.v, ir.CreateZExt(addr.len, i64));
+      break;
+    }
+    case K::kSocket:
+      f = SqeFields{.opcode = IORING_OP_SOCKET,
+                    .fd = scalar(0, i32),
+                    .off = scalar(1, i64),
+                    .len = scalar(2, i32)};
+      break;
+    case K::kClose: f = sqe::Close(scalar(0, i32)); break;
+    case K::kFsync: {
+      llvm::Value* fd = scalar(0, i32);
+      llvm::Value* datasync = ir.CreateZExt(Convert(b, arg(1).v, n.args[1].type, Type::Bool()), i32);
+      f = sqe::Fsync(fd, ir.CreateMul(datasync, ir.getInt32(IORING_FSYNC_DATASYNC)));
+      break;
+    }
+    case K::kOpenat: {
+      llvm::Value* dfd = scalar(0, i32);
+      Val path = arg(1);
+      llvm::Value* flags = scalar(2, i32);
+      llvm::Value* mode = scalar(3, i32);
+      // Last: the copy may submit the pending batch (see CopyPath).
+      PathCopy copy = CopyPath(b, path);
+      path_err = copy.err;
+      f = sqe::Openat(dfd, copy.addr, flags, mode);
+      break;
+    }
+    case K::kPoll: f = sqe::PollAdd(scalar(0, i32), scalar(1, i32)); break;
+    case K::kSleep: {
+      llvm::Value* ns = scalar(0, i64);
+      f = sqe::Timeout(Timespec(b, ns), nullptr, nullptr);
+      break;
+    }
+    case K::kCancel:
+      f = SqeFields{.opcode = IORING_OP_ASYNC_CANCEL,
+                    .fd = scalar(0, i32),
+                    .op_flags = ir.getInt32(IORING_ASYNC_CANCEL_FD | IORING_ASYNC_CANCEL_ALL)};
+      break;
+  }
+  // Arguments first (they may fail the task), then the SQEs: nothing is half submitted.
+  llvm::Value* timeout_ns = n.timeout ? Convert(b, Eval(b, h, *n.timeout).v, n.timeout->type,
+                                                Type::Int(64, true))
+                                      : nullptr;
+  // Without drain_ the one task awaits one request at a time and every CQE is awaited: the
+  // request's resume state is a unique enough tag. Otherwise a fresh sequence number tells the
+  // awaited CQE from those of cancelled requests.
+  llvm::Value* seq = drain_ ? NextSeq(b)
+                            : ir.getInt32(AfterState(static_cast<rgir::NodeId>(&n - g_.nodes.data())));
+  f.user_data = UserData(b, h.task, h.idx, seq);
+  if (timeout_ns != nullptr) f.flags |= IOSQE_IO_LINK;
+  // A sleep's timespec (and an openat's path) was written for the position this SQE takes:
+  // nothing is pushed between (evaluating arguments never submits on the path that reaches here).
+  auto submit = [&](StepBuilder& b) {
+    Push(b, f);
+    if (timeout_ns != nullptr) {
+      SqeFields lt = sqe::LinkTimeout(Timespec(b, timeout_ns), nullptr);
+      lt.user_data = b.ir().getInt64(0);
+      Push(b, lt);
+    }
+    Table(h.task).StoreVar(b, h.idx, kWordSeq, b.ir().CreateZExt(seq, i64));
+  };
+  if (path_err == nullptr) {
+    submit(b);
+    return;
+  }
+  // A path the kernel would refuse completes the openat at once with the kernel's errno: the
+  // slot resumes after its await with that result, as if the CQE had come.
+  EmitIf(b, ir.CreateICmpEQ(path_err, ir.getInt32(0)), submit, [&](StepBuilder& b) {
+    Table(h.task).StoreVar(b, h.idx, kWordRes, b.ir().CreateSExt(path_err, i64));
+    Table(h.task).StoreVar(b, h.idx, kWordSeq, b.ir().getInt64(0));
+    Enqueue(b, h.task, h.idx);
+  });
+}
+
+void GraphLowerer::EmitRequestDone(
+    StepBuilder& b, Here h, rgir::NodeId id,
+    const std::function<llvm::BasicBlock*(rgir::NodeId, rgir::NodeId)>& edge) {
+  llvm::IRBuilder<>& ir = b.ir();
+  const rgir::Node& n = g_.nodes[id];
+  llvm::Value* res = ir.CreateTrunc(Table(h.task).LoadVar(b, h.idx, kWordRes), ir.getInt32Ty());
+  // A sleep's own timer expiring is its success; this comes first, so that the -ETIME that a
+  // fired link timeout produces below stays -ETIME (`sleep(10 s) within 40 ms` times out).
+  if (n.request == sema::RequestKind::kSleep) {
+    res = ir.CreateSelect(ir.CreateICmpEQ(res, ir.getInt32(-kEtime)), ir.getInt32(0), res);
+  }
+  llvm::Value* timed_out = ir.getFalse();
+  if (n.timeout) {
+    timed_out = ir.CreateICmpEQ(res, ir.getInt32(-kEcanceled));
+    res = ir.CreateSelect(timed_out, ir.getInt32(-kEtime), res);
+  }
+  if (n.var != rgir::kNone) {
+    StoreVar(b, h, n.var, Val{Convert(b, res, Type::Int(32, true), g_.vars[n.var].type)});
+  }
+  if (n.timeout && n.alt != rgir::kNone) {
+    ir.CreateCondBr(timed_out, edge(id, n.alt), edge(id, n.next));
+  } else {
+    ir.CreateBr(edge(id, n.next));
+  }
+}
+
+void GraphLowerer::EmitDeadlineStart(StepBuilder& b, Here h, const rgir::Node& n) {
+  llvm::IRBuilder<>& ir = b.ir();
+  const rgir::Deadline& d = g_.deadlines[n.scope];
+  llvm::Value* ns = Convert(b, Eval(b, h, d.duration).v, d.duration.type, Type::Int(64, true));
+  llvm::Value* seq = NextSeq(b);
+  SqeFields f = sqe::Timeout(Timespec(b, ns), nullptr, nullptr);
+  f.user_data = UserData(b, h.task, h.idx, seq);
+  Push(b, f);
+  Table(h.task).StoreVar(b, h.idx, ScopeWord(n.scope), ir.CreateZExt(seq, ir.getInt64Ty()));
+}
+
+void GraphLowerer::EmitDeadlineEnd(StepBuilder& b, Here h, rgir::ScopeId s, llvm::Value* idx) {
+  llvm::IRBuilder<>& ir = b.ir();
+  TaskTable& t = Table(h.task);
+  llvm::Value* armed = t.LoadVar(b, idx, ScopeWord(s));
+  EmitIf(b, ir.CreateICmpNE(armed, ir.getInt64(0)), [&](StepBuilder& b) {
+    SqeFields f{.opcode = IORING_OP_TIMEOUT_REMOVE,
+                .addr = UserData(b, h.task, idx, armed),
+                .user_data = b.ir().getInt64(0)};
+    Push(b, f);
+    t.StoreVar(b, idx, ScopeWord(s), b.ir().getInt64(0));
+  });
+}
+
+}  // namespace uringc::lower
+
+namespace uringc {
+
+uint32_t GraphMemRegionSize(const rgir::Graph& g) {
+  bool timespecs = !g.deadlines.empty();
+  bool paths = false;
+  for (const rgir::Node& n : g.nodes) {
+    if (n.kind != rgir::Node::Kind::kRequest) continue;
+    timespecs |= n.timeout.has_value() || n.request == sema::RequestKind::kSleep;
+    paths |= n.request == sema::RequestKind::kOpenat;
+  }
+  if (paths) return kGraphMemRegionSizeWithPaths;
+  return timespecs ? kGraphMemRegionSize : 0;
+}
+
+}  // namespace uringc

@@ -1,0 +1,229 @@
+// The loop_step of a lowered graph: prologue (status, regions), the first step's start of the
+// root task, reaping (CQE -> slot -> ready queue), the run loop (ready slot -> its code up to the
+// next await), one submission, the end of the graph (cancel everything in flight, wait for the
+// last CQE, then STOP with uringc_status/uringc_error), and the wait index.
+#include <linux/io_uring.h>
+
+#include "bpf_ir/control.h"
+#include "bpf_ir/dispatch.h"
+#include "lower/graph_lowerer.h"
+#include "bpf_ir/wait.h"
+
+namespace uringc::lower {
+
+bool GraphLowerer::Run() {
+  if (!PlanLayout()) return false;
+  DeclareGlobals();
+  EmitStep();
+  PromoteRegisterVars();
+  return true;
+}
+
+llvm::Value* GraphLowerer::NextSeq(StepBuilder& b) {
+  llvm::IRBuilder<>& ir = b.ir();
+  llvm::Value* v = ir.CreateAdd(b.Load(ScalarType::kU32, seq_, 0, 4, true), ir.getInt32(1));
+  v = ir.CreateSelect(ir.CreateICmpEQ(v, ir.getInt32(0)), ir.getInt32(1), v, "seq");
+  b.Store(ScalarType::kU32, seq_, 0, v, 4, true);
+  return v;
+}
+
+llvm::Value* GraphLowerer::UserData(StepBuilder& b, rgir::TaskId task, llvm::Value* idx,
+                                    llvm::Value* seq) {
+  llvm::IRBuilder<>& ir = b.ir();
+  llvm::Value* hi = ir.getInt64(static_cast<uint64_t>(task) << 48);
+  llvm::Value* mid = ir.CreateShl(ir.CreateZExtOrTrunc(idx, ir.getInt64Ty()), 32);
+  return ir.CreateOr(ir.CreateOr(hi, mid), ir.CreateZExtOrTrunc(seq, ir.getInt64Ty()), "ud");
+}
+
+void GraphLowerer::Push(StepBuilder& b, const SqeFields& f) {
+  queue_->Push(b, f);
+  if (!drain_) return;
+  llvm::Value* n = b.Load(ScalarType::kU32, inflight_, 0, 4, true);
+  b.Store(ScalarType::kU32, inflight_, 0, b.ir().CreateAdd(n, b.ir().getInt32(1)), 4, true);
+}
+
+llvm::Value* GraphLowerer::Running(StepBuilder& b) {
+  if (!drain_) return b.ir().getTrue();  // the graph stops the moment it ends
+  return b.ir().CreateICmpEQ(b.Load(ScalarType::kU32, ending_, 0, 4, true), b.ir().getInt32(0));
+}
+
+void GraphLowerer::EndGraph(StepBuilder& b, bool failed, llvm::Value* neg_errno) {
+  llvm::IRBuilder<>& ir = b.ir();
+  if (!drain_) {
+    // Nothing in flight and nothing queued (the one task awaits nothing now): stop at once.
+    if (failed) {
+      b.Stop(StopReason::kFailed, neg_errno);
+    } else {
+      b.Stop(StopReason::kDone);
+    }
+    return;
+  }
+  llvm::Value* ending = b.Load(ScalarType::kU32, ending_, 0, 4, true);
+  EmitIf(b, ir.CreateICmpEQ(ending, ir.getInt32(0)), [&](StepBuilder& b) {
+    b.Store(ScalarType::kU32, ending_, 0, ir.getInt32(failed ? 2 : 1), 4, true);
+    if (failed) b.Store(ScalarType::kS32, end_error_, 0, neg_errno, 4, true);
+    ClearReady(b);  // nothing else runs
+  });
+}
+
+void GraphLowerer::EmitReapHandler(StepBuilder& b, const Cqe& cqe) {
+  llvm::IRBuilder<>& ir = b.ir();
+  if (drain_) {
+    llvm::Value* n = b.Load(ScalarType::kU32, inflight_, 0, 4, true);
+    b.Store(ScalarType::kU32, inflight_, 0,
+            ir.CreateSelect(ir.CreateICmpEQ(n, ir.getInt32(0)), n, ir.CreateSub(n, ir.getInt32(1))),
+            4, true);
+  }
+  llvm::Value* running = Running(b);
+  llvm::Value* seq = ir.CreateAnd(cqe.user_data, ir.getInt64(0xffffffffu), "cqe_seq");
+  llvm::Value* mine = ir.CreateAnd(running, ir.CreateICmpNE(seq, ir.getInt64(0)));
+  if (single_) {
+    // One slot: its user_data is the bare sequence number.
+    EmitIf(b, mine, [&](StepBuilder& b) {
+      EmitReapSlot(b, 0, b.ir().getInt64(0), cqe, cqe.user_data);
+    });
+    return;
+  }
+  EmitIf(b, mine, [&](StepBuilder& b) {
+    llvm::Value* task = ir.CreateTrunc(ir.CreateLShr(cqe.user_data, 48), ir.getInt32Ty());
+    llvm::Value* slot = ir.CreateTrunc(
+        ir.CreateAnd(ir.CreateLShr(cqe.user_data, 32), ir.getInt64(0xffff)), ir.getInt32Ty());
+    EmitForSlot(b, task, slot, [&](StepBuilder& b, rgir::TaskId t, llvm::Value* idx) {
+      EmitReapSlot(b, t, idx, cqe, seq);
+    });
+  });
+}
+
+void GraphLowerer::EmitReapSlot(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, const Cqe& cqe,
+                                llvm::Value* seq) {
+  llvm::IRBuilder<>& ir = b.ir();
+  TaskTable& table = Table(t);
+  llvm::BasicBlock* end = b.NewBlock("reap.slot.end");
+  llvm::BasicBlock* next = b.NewBlock("reap.scopes");
+  llvm::BasicBlock* hit = b.NewBlock("reap.request");
+  ir.CreateCondBr(ir.CreateICmpEQ(table.LoadVar(b, idx, kWordSeq), seq), hit, next);
+  b.SetBlock(hit);
+  table.StoreVar(b, idx, kWordRes, ir.CreateSExt(cqe.res, ir.getInt64Ty()));
+  table.StoreVar(b, idx, kWordSeq, ir.getInt64(0));
+  Enqueue(b, t, idx);
+  ir.CreateBr(end);
+  b.SetBlock(next);
+  if (cancels_) ReapCancelled(b, t, idx, seq, end);
+  for (rgir::ScopeId s : tasks_[t].scopes) {
+    llvm::BasicBlock* fired = b.NewBlock("reap.deadline");
+    llvm::BasicBlock* other = b.NewBlock("reap.next");
+    ir.CreateCondBr(ir.CreateICmpEQ(table.LoadVar(b, idx, ScopeWord(s)), seq), fired, other);
+    b.SetBlock(fired);
+    table.StoreVar(b, idx, ScopeWord(s), ir.getInt64(0));
+    table.StoreVar(b, idx, kWordExpired, ir.getInt64(s + 1));
+    Enqueue(b, t, idx);
+    ir.CreateBr(end);
+    b.SetBlock(other);
+  }
+  ir.CreateBr(end);  // a completion nobody waits for any more (cancelled): dropped
+  b.SetBlock(end);
+}
+
+void GraphLowerer::EmitStep() {
+  BpfProgram prog = m_.CreateProgram(g_.name, g_.range);
+  m_.CreateOps(g_.name + "_ops", prog);
+  StepBuilder sb(m_, prog, StatusConvention::kRuntime);
+  llvm::IRBuilder<>& ir = sb.ir();
+  sb.ReturnIfStopped();
+  sb.Increment(steps_, ScalarType::kU64);
+  if (opt_.break_instruction_selection) {
+    // Test only (GraphLoweringOptions::break_instruction_selection): BPF has no atomic NAND.
+    ir.CreateAtomicRMW(llvm::AtomicRMWInst::Nand, steps_, ir.getInt64(1), llvm::MaybeAlign(8),
+                       llvm::AtomicOrdering::SequentiallyConsistent);
+  }
+  RingRegions regions = EmitGetRingRegions(sb, rc_);
+  if (!needs_mem_) {
+    mem_ = nullptr;  // no timespecs or paths: the region is not mapped
+  } else if (opt_.break_region_null_check) {
+    // Test only (GraphLoweringOptions::break_region_null_check): no null check.
+    mem_ = EmitGetRegion(sb, RegionId::kMem, ir.getInt64(mem_size_));
+  } else {
+    mem_ = EmitGetRegionChecked(sb, RegionId::kMem, ir.getInt64(mem_size_));
+  }
+  // Copying openat paths may submit in the middle of a step (GraphLowerer::CopyPath).
+  queue_ = std::make_unique<SubmitQueue>(sb, regions, rc_, /*mid_step_flush=*/needs_paths_);
+
+  EmitStartGraph(sb);
+
+  ReapResult reaped = EmitReapLoop(sb, regions, rc_, opt_.reap_budget,
+                                   [&](StepBuilder& b, const Cqe& c) { EmitReapHandler(b, c); });
+
+  EmitBoundedLoop(
+      sb, opt_.run_budget,
+      [&](StepBuilder& b, llvm::Value*) {
+        return b.ir().CreateAnd(Running(b), AnyReady(b));
+      },
+      [&](StepBuilder& b, llvm::Value*) { EmitRunOne(b); });
+  sb.SetLocation(g_.range);
+  EmitEnding(sb, reaped);
+}
+
+void GraphLowerer::EmitEnding(StepBuilder& sb, const ReapResult& reaped) {
+  llvm::IRBuilder<>& ir = sb.ir();
+  if (drain_) EmitCancelAllOnce(sb);
+  queue_->Flush(sb);
+  if (drain_) EmitStopWhenDrained(sb);
+  // Wake at once while slots are ready or CQEs wait beyond the reap bound; else at the next CQE.
+  llvm::Value* tail = sb.Load(ScalarType::kU32, reaped.cq_tail_ptr, 0, 4, true);
+  llvm::Value* ready = ir.CreateAnd(Running(sb), AnyReady(sb));
+  llvm::Value* more = ir.CreateOr(ir.CreateICmpNE(tail, reaped.head), ready);
+  EmitSetWaitIndex(sb, ir.CreateSelect(more, reaped.head,
+                                       ir.CreateAdd(reaped.head, ir.getInt32(1))));
+  sb.Return(LoopAction::kContinue);
+}
+
+void GraphLowerer::EmitCancelAllOnce(StepBuilder& sb) {
+  llvm::IRBuilder<>& ir = sb.ir();
+  // The graph ended: cancel everything still in flight (once), then wait for the last CQE.
+  llvm::Value* ending = sb.Load(ScalarType::kU32, ending_, 0, 4, true);
+  llvm::Value* is_ending = ir.CreateICmpNE(ending, ir.getInt32(0));
+  EmitIf(sb, is_ending, [&](StepBuilder& b) {
+    llvm::Value* inflight = b.Load(ScalarType::kU32, inflight_, 0, 4, true);
+    llvm::Value* sent = b.Load(ScalarType::kU32, cancel_sent_, 0, 4, true);
+    EmitIf(b, ir.CreateAnd(ir.CreateICmpNE(inflight, ir.getInt32(0)),
+                           ir.CreateICmpEQ(sent, ir.getInt32(0))),
+           [&](StepBuilder& b) {
+             b.Store(ScalarType::kU32, cancel_sent_, 0, ir.getInt32(1), 4, true);
+             SqeFields f = sqe::AsyncCancel(ir.getInt64(0), ir.getInt32(IORING_ASYNC_CANCEL_ALL |
+                                                                        IORING_ASYNC_CANCEL_ANY));
+             Push(b, f);
+           });
+  });
+}
+
+void GraphLowerer::EmitStopWhenDrained(StepBuilder& sb) {
+  llvm::IRBuilder<>& ir = sb.ir();
+  llvm::Value* ending = sb.Load(ScalarType::kU32, ending_, 0, 4, true);
+  llvm::Value* is_ending = ir.CreateICmpNE(ending, ir.getInt32(0));
+  llvm::Value* drained =
+      ir.CreateICmpEQ(sb.Load(ScalarType::kU32, inflight_, 0, 4, true), ir.getInt32(0));
+  EmitIf(sb, ir.CreateAnd(is_ending, drained), [&](StepBuilder& b) {
+    llvm::BasicBlock* failed = b.NewBlock("end.failed");
+    llvm::BasicBlock* done = b.NewBlock("end.done");
+    ir.CreateCondBr(ir.CreateICmpEQ(ending, ir.getInt32(2)), failed, done);
+    b.SetBlock(failed);
+    b.Stop(StopReason::kFailed, b.Load(ScalarType::kS32, end_error_, 0, 4, true));
+    ir.CreateUnreachable();
+    b.SetBlock(done);
+    b.Stop(StopReason::kDone);
+    ir.CreateUnreachable();
+    b.SetBlock(b.NewBlock("end.after"));
+  });
+}
+
+}  // namespace uringc::lower
+
+namespace uringc {
+
+bool LowerGraphToBpf(const rgir::Graph& graph, BpfModule& module,
+                     const GraphLoweringOptions& options, DiagnosticList& diags) {
+  lower::GraphLowerer l(graph, module, options, diags);
+  return l.Run();
+}
+
+}  // namespace uringc
