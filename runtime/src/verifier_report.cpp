@@ -143,6 +143,11 @@ SourceRange RangeAt(const SourceManager& sources, uint32_t id, uint32_t line, ui
 
 }  // namespace
 
+bool IsCompiledSource(std::string_view file) {
+  constexpr std::string_view kExt = ".uring";
+  return file.size() > kExt.size() && file.substr(file.size() - kExt.size()) == kExt;
+}
+
 VerifierHint ClassifyVerifierReason(const std::string& r) {
   if (Has(r, "wasn't resolved") || Has(r, "not found in kernel") ||
       Has(r, "invalid kernel function") || Has(r, "kernel btf_id") ||
@@ -221,6 +226,7 @@ VerifierReport BuildVerifierReport(const std::string& program, const std::string
 
   SourceCache cache{&rep.sources, &lines, {}};
   const LineInfo* li = FindLine(lines, section, rep.parsed);
+  const std::string& failing_file = li ? li->file : rep.parsed.source.file;
   if (li) {
     d.range = PlaceRange(cache, li->file, li->line,
                          rep.parsed.source.column ? rep.parsed.source.column : li->column, li->text);
@@ -242,10 +248,17 @@ VerifierReport BuildVerifierReport(const std::string& program, const std::string
            : PlaceRange(cache, step.place.file, step.place.line, step.place.column, "");
     d.notes.push_back({r, step.what.empty() ? "on the path to the failure" : step.what});
   }
-  const std::string hint = rep.parsed.suggestion.empty()
-                               ? rep.hint.hint
-                               : rep.hint.hint + "; the verifier suggests: " + rep.parsed.suggestion;
-  d.notes.push_back({SourceRange{}, "hint: " + hint});
+  if (IsCompiledSource(failing_file)) {
+    // uringc wrote this code: the program is fine as far as its author can tell, the compiler is
+    // not. A hint for C authors ("test the pointer") would send them the wrong way.
+    d.notes.push_back({SourceRange{}, kCompiledCodeRejectedHint});
+  } else {
+    const std::string hint =
+        rep.parsed.suggestion.empty()
+            ? rep.hint.hint
+            : rep.hint.hint + "; the verifier suggests: " + rep.parsed.suggestion;
+    d.notes.push_back({SourceRange{}, "hint: " + hint});
+  }
   rep.text = FormatText(d, rep.sources);
   return rep;
 }

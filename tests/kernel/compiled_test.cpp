@@ -1023,6 +1023,7 @@ TEST_F(Compiled, BrokenLoweringIsReportedAtTheUringLine) {
   std::printf("%s\n", report->text.c_str());
   EXPECT_NE(report->text.find("sleep_once.uring:4:"), std::string::npos) << report->text;
   EXPECT_NE(report->text.find("sleep(d)"), std::string::npos) << report->text;
+  EXPECT_NE(report->text.find("this is a bug in uringc"), std::string::npos) << report->text;
 }
 
 }  // namespace

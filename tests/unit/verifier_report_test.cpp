@@ -56,6 +56,11 @@ TEST(VerifierReportTest, SourceMissingOnDiskUsesTheLineTextFromBtf) {
   EXPECT_EQ(rep.diagnostic.kind, uringc::kMissingNullCheck);
   EXPECT_NE(rep.text.find("/nonexistent/prog.uring:7:5: error: "), std::string::npos) << rep.text;
   EXPECT_NE(rep.text.find("    read(fd, buf, n)\n    ^~~~"), std::string::npos) << rep.text;
+  // The failing code is `.uring` source: uringc generated it, so the last note says that this is
+  // a uringc bug and what to report, not how a C author would fix it.
+  ASSERT_FALSE(rep.diagnostic.notes.empty());
+  EXPECT_EQ(rep.diagnostic.notes.back().message, uringc::kCompiledCodeRejectedHint);
+  EXPECT_EQ(rep.text.find("test the pointer"), std::string::npos) << rep.text;
 }
 
 // The 7.3 structured report: column from At:, the causal path as notes at their places, the

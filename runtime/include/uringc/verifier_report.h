@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "diag/diagnostic.h"
@@ -31,6 +32,16 @@ struct VerifierHint {
 
 /// Classifies a verifier message.
 VerifierHint ClassifyVerifierReason(const std::string& reason);
+
+/// True when `file` (where a rejected instruction came from, per the line table) is `.uring`
+/// source: uringc generated that code, and every program uringc accepts must load.
+bool IsCompiledSource(std::string_view file);
+
+/// The last note of a rejection in code uringc generated: a compiler bug, and what to report.
+inline constexpr const char* kCompiledCodeRejectedHint =
+    "this is a bug in uringc, not in your program: uringc accepted it but generated code the "
+    "kernel's verifier rejects. Please report it with the .uring file(s), the output of "
+    "`uringc --version` and `uname -r`, and the verifier log (`uringc run --verifier-log=FILE`)";
 
 struct VerifierReport {
   std::string program;    // the rejected program
