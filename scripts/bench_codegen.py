@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Codegen benchmark: generated NOP controllers vs the hand-written C controller.
+"""Codegen benchmark: compiled NOP controllers vs the hand-written C controller.
 
-Reports (1) static BPF instruction counts (llvm-objdump), (2) compile time in a fresh process:
-`uringc_nop_gen` (IR building + LLVM pipeline + codegen, what `uringc compile` will do after the
-front end) vs `clang -O2 -target bpf` of tests/controllers/nop_inflight.bpf.c, median of several
-runs, and with --vm (3) the verifier's "processed N insns" from the 7.2 and 7.3 guests and (4) the
-round trip of one NOP at a time: compiled chain, C controller and user space, in one boot.
+Reports (1) static BPF instruction counts (llvm-objdump) of examples/nop_chain.uring and
+tests/compiled/nop_parallel.uring as the build compiled them, (2) compile time in a fresh process:
+`uringc compile` of every example vs `clang -O2 -target bpf` of
+tests/controllers/nop_inflight.bpf.c, median of several runs, and with --vm (3) the verifier's
+"processed N insns" from the 7.2 and 7.3 guests and (4) the round trip of one NOP at a time:
+compiled chain, C controller and user space, in one boot.
 The numbers go into docs/codegen.md. Not a unit test: timings on a shared 2-core machine are noisy.
 
 Usage: scripts/bench_codegen.py [--build build] [--runs 21] [--vm]
@@ -46,19 +47,14 @@ def main():
     parser.add_argument("--clang", default="clang-22")
     args = parser.parse_args()
     tests = os.path.join(args.build, "tests")
-    gen = os.path.join(tests, "uringc_nop_gen")
+    uringc = os.path.join(args.build, "uringc")
 
     print("## Static BPF instructions (llvm-objdump -d)")
     objects = [
-        ("generated nop_chain -O2, reap bound 1 (default)", "gen_nop_chain.bpf.o"),
-        ("generated nop_chain -O2, reap bound 64 (as the C controller)", "gen_nop_chain_b64.bpf.o"),
-        ("generated nop_chain -O0", "gen_nop_chain_o0.bpf.o"),
-        ("generated nop_inflight K=8 -O2", "gen_nop_inflight8.bpf.o"),
-        ("hand-written nop_inflight.bpf.c, clang -O2", "nop_inflight.bpf.o"),
-    ]
-    objects += [
         ("compiled examples/nop_chain.uring -O2 (uringc compile)", "compiled/ex_nop_chain.bpf.o"),
         ("compiled examples/nop_chain.uring -O0 (uringc compile)", "compiled/ex_nop_chain_o0.bpf.o"),
+        ("compiled tests/compiled/nop_parallel.uring (8 tasks) -O2", "compiled/t_nop_parallel.bpf.o"),
+        ("hand-written nop_inflight.bpf.c, clang -O2", "nop_inflight.bpf.o"),
     ]
     base = static_insns(args.objdump, os.path.join(tests, "nop_inflight.bpf.o"))
     for label, name in objects:
@@ -69,10 +65,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out.o")
         rows = [
-            ("uringc_nop_gen without arguments (process start; LLVM linked statically)", [gen]),
-            ("uringc_nop_gen -O2 (nop_chain)", [gen, "-O2", "-o", out]),
-            ("uringc_nop_gen -O0 (nop_chain)", [gen, "-O0", "-o", out]),
-            ("uringc_nop_gen -O2 --inflight=8", [gen, "--inflight=8", "-O2", "-o", out]),
+            ("uringc --version (process start; LLVM linked statically)", [uringc, "--version"]),
             ("clang -O2 -g -target bpf nop_inflight.bpf.c",
              [args.clang, "-target", "bpf", "-mcpu=v3", "-O2", "-g",
               "-I" + os.path.join(ROOT, "runtime", "bpf"), "-I/usr/include/x86_64-linux-gnu",
@@ -83,7 +76,6 @@ def main():
             print(f"- {label}: {med:.1f} ms ({best:.1f} ms)")
 
         print(f"\n## uringc compile of every example, fresh process, median (min) of {args.runs} runs")
-        uringc = os.path.join(args.build, "uringc")
         examples = sorted(f for f in os.listdir(os.path.join(ROOT, "examples"))
                           if f.endswith(".uring"))
         slowest = (0.0, "")

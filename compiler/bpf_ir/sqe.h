@@ -22,7 +22,7 @@ struct SqeFields {
   llvm::Value* len = nullptr;  ///< u32
   uint32_t len_imm = 0;        ///< the len used when `len` is null
   llvm::Value* op_flags = nullptr;  ///< u32: rw_flags, msg_flags, timeout_flags, open_flags...
-  llvm::Value* user_data = nullptr; ///< u64 (see dispatch.h)
+  llvm::Value* user_data = nullptr; ///< u64 (the lowering's layout: GraphLowerer::UserData)
 };
 
 namespace sqe {

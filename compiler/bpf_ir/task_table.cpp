@@ -1,7 +1,6 @@
 // Per-task state slots in .bss; see task_table.h.
 #include "bpf_ir/task_table.h"
 
-#include "bpf_ir/control.h"
 #include "llvm/IR/InlineAsm.h"
 
 namespace uringc {
@@ -64,23 +63,6 @@ llvm::Value* TaskTable::LoadVar(StepBuilder& sb, llvm::Value* index, uint32_t va
 
 void TaskTable::StoreVar(StepBuilder& sb, llvm::Value* index, uint32_t var, llvm::Value* value) {
   sb.Store(ScalarType::kU64, Slot(sb, index), 8 + 8 * uint64_t{var}, value, 8);
-}
-
-void TaskTable::EmitForEachTask(StepBuilder& sb,
-                                const std::function<void(StepBuilder&, llvm::Value*)>& body) {
-  EmitBoundedLoop(sb, tasks_, {}, [&](StepBuilder& b, llvm::Value* i) {
-    body(b, b.ir().CreateZExt(i, b.ir().getInt64Ty(), "task_index"));
-  });
-}
-
-llvm::Value* TaskTable::EmitAllFinished(StepBuilder& sb) {
-  llvm::Value* running = EmitBoundedLoop(
-      sb, tasks_,
-      [&](StepBuilder& b, llvm::Value* i) {
-        return b.ir().CreateICmpEQ(LoadState(b, i), b.ir().getInt32(kTaskFinished));
-      },
-      [](StepBuilder&, llvm::Value*) {});
-  return sb.ir().CreateICmpEQ(running, sb.ir().getInt32(tasks_), "all_finished");
 }
 
 }  // namespace uringc

@@ -7,7 +7,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -41,13 +40,6 @@ class TaskTable {
   void StoreState(StepBuilder& sb, llvm::Value* index, uint32_t state);
   llvm::Value* LoadVar(StepBuilder& sb, llvm::Value* index, uint32_t var);
   void StoreVar(StepBuilder& sb, llvm::Value* index, uint32_t var, llvm::Value* value);
-
-  /// for (task = 0; task < size(); task++) body(task as i64): a loop with a constant bound.
-  void EmitForEachTask(StepBuilder& sb,
-                       const std::function<void(StepBuilder&, llvm::Value* index)>& body);
-
-  /// i1: every task is in kTaskFinished (a bounded loop over the table).
-  llvm::Value* EmitAllFinished(StepBuilder& sb);
 
  private:
   llvm::Value* Slot(StepBuilder& sb, llvm::Value* index);

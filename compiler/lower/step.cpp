@@ -5,7 +5,6 @@
 #include <linux/io_uring.h>
 
 #include "bpf_ir/control.h"
-#include "bpf_ir/dispatch.h"
 #include "lower/graph_lowerer.h"
 #include "bpf_ir/wait.h"
 

@@ -1,6 +1,6 @@
 // Compiled `.uring` programs on a real kernel, through the runtime's C++ API (Ring, Controller):
 // every example and test program loads and passes the verifier; and the behaviour the source
-// promises: the NOP chain completes exactly n; copy copies real files byte-exact; the echo
+// promises: the NOP chain (-O2 and -O0) completes exactly n; copy copies real files byte-exact; the echo
 // server answers concurrent clients over real sockets and drops an idle one when its timeout
 // fires; `within` on a pipe that never gets data times out on time; `any` returns the first
 // result and cancels the rest with no completion left behind; a failing request fails the graph
@@ -9,10 +9,11 @@
 // bytes go on; `within` on a sleep or a fn call gives -ETIME; a huge run-time duration saturates;
 // a failed prep is its request's own result; a construct that cancelled goes on once the
 // cancelled requests completed; a deliberately broken lowering is reported at the right line.
-// The objects were compiled by `uringc compile` at build time and are embedded here. This file
-// is built twice: for the 7.2 kernel ABI (every guest) and for 7.1 (`--target-kernel=7.1`, the
-// 7.1 guest); each build also carries the NOP chain for the other ABI, which must run as well,
-// and checks that `--target-kernel=auto` picks the running kernel's ABI.
+// (Every request kind on its own: compiled_requests_test.cpp.) The objects were compiled by
+// `uringc compile` at build time and are embedded here. This file is built twice: for the 7.2
+// kernel ABI (every guest) and for 7.1 (`--target-kernel=7.1`, the 7.1 guest); each build also
+// carries the NOP chain for the other ABI, which must run as well, and checks that
+// `--target-kernel=auto` picks the running kernel's ABI.
 #include <arpa/inet.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
@@ -33,10 +34,8 @@
 #include <random>
 #include <thread>
 
+#include "compiled_fixture.h"
 #include "driver/target_kernel.h"
-#include "kernel_test_util.h"
-#include "uringc/controller.h"
-#include "uringc/ring.h"
 
 URINGC_EMBEDDED(ex_copy_bpf);
 URINGC_EMBEDDED(ex_deadline_bpf);
@@ -61,146 +60,12 @@ URINGC_EMBEDDED(t_within_call_bpf);
 URINGC_EMBEDDED(t_duration_range_bpf);
 URINGC_EMBEDDED(t_prep_fail_bpf);
 URINGC_EMBEDDED(t_cancel_done_bpf);
+URINGC_EMBEDDED(t_requests_bpf);
+URINGC_EMBEDDED(t_nop_parallel_bpf);
 URINGC_EMBEDDED(ex_nop_chain_other_abi_bpf);  // 7.1 in the 7.2 build, 7.2 in the 7.1 build
 
+namespace uringc_test {
 namespace {
-
-using uringc::Controller;
-using uringc::Ring;
-using uringc::RunOutcome;
-using uringc::RunStatus;
-using uringc_test::Embedded;
-using Clock = std::chrono::steady_clock;
-
-// Host memory for a buffers parameter; unmapped at the end of the test.
-struct HostBuffer {
-  explicit HostBuffer(size_t n) : size(n) {
-    p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  }
-  ~HostBuffer() { munmap(p, size); }
-  uint64_t addr() const { return reinterpret_cast<uintptr_t>(p); }
-  void* p;
-  size_t size;
-};
-
-// Two pipes (read end [0], write end [1]), closed at the end of the test.
-struct TwoPipes {
-  TwoPipes() { ok = pipe2(a, O_CLOEXEC) == 0 && pipe2(b, O_CLOEXEC) == 0; }
-  ~TwoPipes() {
-    for (int fd : {a[0], a[1], b[0], b[1]}) {
-      if (fd >= 0) close(fd);
-    }
-  }
-  int a[2] = {-1, -1};
-  int b[2] = {-1, -1};
-  bool ok = false;
-};
-
-class Compiled : public ::testing::Test {
- protected:
-  // Opens `obj`, lets `set` fill in parameters, loads and attaches. False: the test is over
-  // (skipped or failed) and the caller returns.
-  void Open(const Embedded& obj, const char* name,
-            const std::function<void(Controller&)>& set = {}) {
-    uringc::ControllerOptions o;
-    o.object_name = name;
-    auto c = Controller::OpenMemory(obj.begin, obj.size(), o);
-    ASSERT_TRUE(c.ok()) << c.error().message;
-    ctl_ = std::move(*c);
-    if (set) set(*ctl_);
-    uringc::RingOptions ro;
-    ro.sq_entries = 64;
-    ro.mem_region_size = static_cast<size_t>(*ctl_->GetInt("uringc_mem_min"));
-    ro.submit_all = submit_all_;
-    auto r = Ring::Create(ro);
-    ASSERT_TRUE(r.ok()) << r.error().message;
-    ring_ = std::move(*r);
-    auto loaded = ctl_->Load(*ring_);
-    URINGC_SKIP_IF_NO_BPF_OPS(loaded);
-    ASSERT_TRUE(loaded.ok()) << loaded.error().message;
-    auto attached = ctl_->Attach();
-    ASSERT_TRUE(attached.ok()) << attached.error().message;
-    ready_ = true;
-  }
-
-  RunOutcome Run(bool return_on_interrupt = false) {
-    uringc::RunOptions ro;
-    ro.return_on_interrupt = return_on_interrupt;
-    auto out = ctl_->Run(ro);
-    EXPECT_TRUE(out.ok()) << out.error().message;
-    return out.ok() ? *out : RunOutcome{};
-  }
-
-  int64_t Get(const std::string& name) {
-    auto v = ctl_->GetInt(name);
-    EXPECT_TRUE(v.ok()) << name << ": " << v.error().message;
-    return v.ok() ? *v : -1;
-  }
-
-  void Set(const std::string& name, int64_t v) {
-    auto r = ctl_->SetInt(name, v);
-    ASSERT_TRUE(r.ok()) << name << ": " << r.error().message;
-  }
-  void SetU(const std::string& name, uint64_t v) {
-    auto r = ctl_->SetUint(name, v);
-    ASSERT_TRUE(r.ok()) << name << ": " << r.error().message;
-  }
-  // Buffers parameters take a pointer and a length (the runtime refuses shorter memory).
-  void SetBuf(const std::string& name, const HostBuffer& buf) {
-    auto r = ctl_->SetBuffer(name, buf.p, buf.size);
-    ASSERT_TRUE(r.ok()) << name << ": " << r.error().message;
-  }
-
-  // After the graph ended: nothing in flight, and no CQE appears later. A graph that cannot
-  // leave requests behind (one task, no timeouts) has no in-flight counter; the CQ checks remain.
-  void ExpectNothingLeft(const std::string& graph) {
-    const std::string inflight = "uringc_" + graph + "_inflight";
-    if (ctl_->globals().Has(inflight)) EXPECT_EQ(Get(inflight), 0);
-    EXPECT_EQ(ring_->CqReady(), 0u);
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    EXPECT_EQ(ring_->CqReady(), 0u) << "a completion arrived after the graph ended";
-  }
-
-  // The reads on pipe `p` were cancelled, so they took nothing: data written now is all there.
-  static void ExpectCancelledReadsLeftThePipe(const int p[2]) {
-    ASSERT_EQ(write(p[1], "late", 4), 4);
-    char got[8] = {};
-    fcntl(p[0], F_SETFL, O_NONBLOCK);
-    EXPECT_EQ(read(p[0], got, sizeof(got)), 4);
-    EXPECT_STREQ(got, "late");
-  }
-
-  // Opens `obj` with the pipes' read ends as parameters `a` and `b` and `buf` at `buf`.
-  void OpenWithPipes(const Embedded& obj, const char* name, const TwoPipes& p,
-                     const HostBuffer& buf) {
-    ASSERT_TRUE(p.ok);
-    Open(obj, name, [&](Controller&) {
-      Set("a", p.a[0]);
-      Set("b", p.b[0]);
-      SetBuf("buf", buf);
-    });
-  }
-
-  std::unique_ptr<Controller> ctl_;
-  std::unique_ptr<Ring> ring_;
-  bool ready_ = false;
-  bool submit_all_ = true;  // RingOptions::submit_all of the ring Open() creates
-};
-
-// Per process: two checkouts (or CTest and a VM run) may run these tests at the same time.
-std::string TempPath(const std::string& name) {
-  return "/tmp/uringc_compiled_" + std::to_string(getpid()) + "_" + name;
-}
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
-void WriteAll(const std::string& path, const std::string& data) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  f.write(data.data(), static_cast<std::streamsize>(data.size()));
-}
 
 std::string RandomBytes(size_t n, uint32_t seed) {
   std::mt19937 rng(seed);
@@ -248,7 +113,9 @@ INSTANTIATE_TEST_SUITE_P(
                       Named{"within_call", &t_within_call_bpf_obj},
                       Named{"duration_range", &t_duration_range_bpf_obj},
                       Named{"prep_fail", &t_prep_fail_bpf_obj},
-                      Named{"cancel_done", &t_cancel_done_bpf_obj}),
+                      Named{"cancel_done", &t_cancel_done_bpf_obj},
+                      Named{"requests", &t_requests_bpf_obj},
+                      Named{"nop_parallel", &t_nop_parallel_bpf_obj}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // ----- kernel ABI ------------------------------------------------------------------------------
@@ -299,19 +166,39 @@ TEST(TargetKernelAuto, PicksTheRunningKernelsAbi) {
 
 // ----- behaviour --------------------------------------------------------------------------------
 
-class NopChain : public Compiled, public ::testing::WithParamInterface<uint64_t> {};
+// examples/nop_chain.uring compiled at -O2 and -O0, run for n NOPs.
+struct ChainRun {
+  const char* opt;
+  const Embedded* obj;
+  uint64_t n;
+};
+
+void PrintTo(const ChainRun& c, std::ostream* os) { *os << "-" << c.opt << " n=" << c.n; }
+
+class NopChain : public Compiled, public ::testing::WithParamInterface<ChainRun> {};
 
 TEST_P(NopChain, CompletesExactlyN) {
-  const uint64_t n = GetParam();
-  Open(ex_nop_chain_bpf_obj, "nop_chain", [&](Controller&) { SetU("n", n); });
+  const ChainRun c = GetParam();
+  Open(*c.obj, "nop_chain", [&](Controller&) { SetU("n", c.n); });
   if (!ready_) return;
   RunOutcome out = Run();
   EXPECT_EQ(out.status, RunStatus::kDone);
-  EXPECT_EQ(Get("done"), static_cast<int64_t>(n));
+  EXPECT_EQ(Get("done"), static_cast<int64_t>(c.n));
   ExpectNothingLeft("nop_chain");
 }
 
-INSTANTIATE_TEST_SUITE_P(Counts, NopChain, ::testing::Values(0, 1, 1000, 100000));
+INSTANTIATE_TEST_SUITE_P(
+    Counts, NopChain,
+    ::testing::Values(ChainRun{"O2", &ex_nop_chain_bpf_obj, 0},
+                      ChainRun{"O2", &ex_nop_chain_bpf_obj, 1},
+                      ChainRun{"O2", &ex_nop_chain_bpf_obj, 1000},
+                      ChainRun{"O2", &ex_nop_chain_bpf_obj, 100000},
+                      ChainRun{"O0", &ex_nop_chain_o0_bpf_obj, 0},
+                      ChainRun{"O0", &ex_nop_chain_o0_bpf_obj, 1},
+                      ChainRun{"O0", &ex_nop_chain_o0_bpf_obj, 1000}),
+    [](const auto& info) {
+      return std::string(info.param.opt) + "_N" + std::to_string(info.param.n);
+    });
 
 class Copy : public Compiled, public ::testing::WithParamInterface<size_t> {};
 
@@ -343,7 +230,9 @@ TEST_P(Copy, CopiesRealFilesByteExact) {
   }
   close(in);
   close(out);
-  if (ready_) EXPECT_TRUE(ReadAll(dst) == data) << "the copy differs from the source";
+  if (ready_) {
+    EXPECT_TRUE(ReadAll(dst) == data) << "the copy differs from the source";
+  }
   unlink(src.c_str());
   unlink(dst.c_str());
 }
@@ -1027,3 +916,4 @@ TEST_F(Compiled, BrokenLoweringIsReportedAtTheUringLine) {
 }
 
 }  // namespace
+}  // namespace uringc_test

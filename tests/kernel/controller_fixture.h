@@ -1,8 +1,9 @@
-// Shared by the kernel tests of generated controllers: a ring set up the way the runtime sets one
-// up for a controller, loading an embedded object with libbpf (ring constants and parameters in
-// .rodata, ring_fd in the struct_ops map), the verifier log, attaching, running io_uring_enter
-// until the program stops, and reading .bss globals by name. Needs io_uring_bpf_ops; on kernels
-// without it Load() skips the test with the reason (fails with URINGC_REQUIRE_BPF_OPS=1).
+// Shared by the kernel tests that drive a controller through libbpf itself rather than the
+// runtime (the verifier's log and instruction counts, the speed benchmark, the hand-written C
+// controller): a ring set up the way the runtime sets one up for a controller, loading an
+// embedded object (ring constants and parameters in .rodata, ring_fd in the struct_ops map), the
+// verifier log, and reading .bss globals by name. Needs io_uring_bpf_ops; on kernels without it
+// Load() skips the test with the reason (fails with URINGC_REQUIRE_BPF_OPS=1).
 #pragma once
 
 #include <bpf/bpf.h>
@@ -27,8 +28,6 @@ extern "C" const unsigned char nop_inflight_bpf_object[];
 extern "C" const unsigned char nop_inflight_bpf_object_end[];
 
 namespace uringc::testing {
-
-constexpr uint32_t kStopDone = 1;  // uringc::StopReason::kDone
 
 inline std::string libbpf_messages;
 
@@ -86,8 +85,9 @@ class RingFixture : public ::testing::Test {
     ring_ready_ = false;
   }
 
-  // Opens `e`, sets the ring constants, `params` and ring_fd. Fatal failures end the test.
-  void OpenGenerated(const Embedded& e,
+  // Opens `e` (compiled from `.uring`), sets the ring constants, `params` and ring_fd. Fatal
+  // failures end the test.
+  void OpenCompiled(const Embedded& e,
                      const std::vector<std::pair<const char*, uint64_t>>& params) {
     LIBBPF_OPTS(bpf_object_open_opts, open_opts, .object_name = e.program);
     object_ = bpf_object__open_mem(e.begin, e.end - e.begin, &open_opts);
@@ -167,19 +167,6 @@ class RingFixture : public ::testing::Test {
                       << log_.substr(log_.size() > 4000 ? log_.size() - 4000 : 0);
   }
 
-  void AttachAndRun(const char* ops_name, uint32_t* status) {
-    link_ = bpf_map__attach_struct_ops(bpf_object__find_map_by_name(object_, ops_name));
-    ASSERT_NE(link_, nullptr) << "bpf_map__attach_struct_ops: " << strerror(errno) << "\n"
-                              << libbpf_messages;
-    // Each enter runs loop_step until it returns STOP; a signal may end an enter early (-EINTR).
-    for (int enter = 0; enter < 100; enter++) {
-      int ret = io_uring_enter(ring_.ring_fd, 0, 1, IORING_ENTER_GETEVENTS, nullptr);
-      ASSERT_TRUE(ret >= 0 || errno == EINTR) << "io_uring_enter: " << strerror(errno);
-      *status = static_cast<uint32_t>(ReadBss(status_name_.c_str()));
-      if (*status != 0) break;
-    }
-  }
-
   uint64_t ReadBss(const char* name) {
     bpf_map* bss = FindInternalMap(object_, ".bss");
     EXPECT_NE(bss, nullptr);
@@ -207,7 +194,6 @@ class RingFixture : public ::testing::Test {
   bpf_object* object_ = nullptr;
   bpf_link* link_ = nullptr;
   std::string log_;
-  std::string status_name_;
 };
 
 }  // namespace uringc::testing

@@ -45,7 +45,7 @@ class SpeedBench : public RingFixture {
 
   double Compiled() {
     const Embedded e{"compiled_O2", "nop_chain", ex_nop_chain_bpf, ex_nop_chain_bpf_end};
-    OpenGenerated(e, {{"n", kNops}});
+    OpenCompiled(e, {{"n", kNops}});
     Load(0);
     if (HasFatalFailure() || IsSkipped()) return 0;
     const double ns = TimeController("nop_chain_ops", [&] { return ReadBss("uringc_status") != 0; });

@@ -1,8 +1,10 @@
-// Host checks of generated controller objects, without a kernel: libbpf opens them (the kernel's
-// struct_ops type is needed only at load), their BTF carries the types libbpf matches by name,
-// the line info carries `.uring` text, the ABI variant changes the context struct, output is
-// byte-identical for identical input, and an LLVM backend error becomes a diagnostic at a
-// `.uring` location instead of ending the process.
+// Host checks of objects compiled from `.uring` source (examples/nop_chain.uring and
+// tests/compiled/nop_parallel.uring through the driver, in this process), without a kernel:
+// libbpf opens them (the kernel's struct_ops type is needed only at load), their BTF carries the
+// types libbpf matches by name, the line info carries `.uring` text, the ABI variant changes the
+// context struct, output is byte-identical for identical input, text IR and assembly come out,
+// and an LLVM backend error (a frame past the BPF stack limit) becomes a diagnostic at a
+// `.uring` line instead of ending the process.
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <gtest/gtest.h>
@@ -15,21 +17,32 @@
 #include <string_view>
 
 #include "diag/formatter.h"
-#include "nop_programs.h"
+#include "driver/compile_command.h"
+#include "driver/pipeline.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "lower/lower.h"
 
-namespace uringc::testing {
+namespace uringc {
 namespace {
 
-std::string Build(const NopProgramSpec& spec, OptLevel opt = OptLevel::kO2,
-                  EmitKind emit = EmitKind::kObj) {
-  DiagnosticList diags;
-  SourceManager sources;
-  std::optional<std::string> out =
-      BuildNopProgram(spec, CodegenOptions{.opt = opt, .emit = emit}, diags, &sources);
-  std::string messages;
-  for (const Diagnostic& d : diags.items()) messages += FormatText(d, sources);
+const std::string kNopChain = std::string(URINGC_SOURCE_DIR) + "/examples/nop_chain.uring";
+const std::string kNopParallel =
+    std::string(URINGC_SOURCE_DIR) + "/tests/compiled/nop_parallel.uring";
+
+std::string Build(const std::string& file, OptLevel opt = OptLevel::kO2,
+                  EmitKind emit = EmitKind::kObj, KernelAbi abi = kDefaultKernelAbi) {
+  driver::CompileRequest req;
+  req.file = file;
+  req.codegen = CodegenOptions{.opt = opt, .emit = emit};
+  req.abi = abi;
+  driver::Compilation c;
+  std::string io_error;
+  std::optional<std::string> out = driver::CompileFile(req, c, io_error);
+  std::string messages = io_error;
+  for (const Diagnostic& d : c.diagnostics.items()) messages += FormatText(d, c.sources);
   EXPECT_TRUE(out.has_value()) << messages;
-  EXPECT_FALSE(diags.HasErrors()) << messages;
+  EXPECT_FALSE(c.diagnostics.HasErrors()) << messages;
   return out.value_or("");
 }
 
@@ -61,7 +74,7 @@ const btf_type* PointeeStruct(const btf* types, uint32_t id) {
 }
 
 TEST(CodegenObject, LibbpfOpensItWithProgramOpsAndGlobals) {
-  std::string bytes = Build({});
+  std::string bytes = Build(kNopChain);
   Opened o(bytes);
   ASSERT_NE(o.object, nullptr) << "bpf_object__open_mem: " << strerror(errno);
   bpf_program* prog = bpf_object__find_program_by_name(o.object, "nop_chain");
@@ -86,7 +99,7 @@ TEST(CodegenObject, LibbpfOpensItWithProgramOpsAndGlobals) {
 }
 
 TEST(CodegenObject, BtfDescribesOpsKfuncsAndGlobals) {
-  std::string bytes = Build({});
+  std::string bytes = Build(kNopChain);
   Opened o(bytes);
   ASSERT_NE(o.object, nullptr);
   const btf* types = bpf_object__btf(o.object);
@@ -142,8 +155,9 @@ TEST(CodegenObject, BtfDescribesOpsKfuncsAndGlobals) {
     EXPECT_TRUE(listed) << kfunc;
   }
   btf__free(raw);
-  for (const char* var : {"n", "uringc_sq_entries", "uringc_rings_size", "completed",
-                          "nop_chain_status", "nop_chain_tasks"}) {
+  // The parameter, the output, the ring constants the loader sets and the run state it reads.
+  for (const char* var : {"n", "done", "uringc_sq_entries", "uringc_rings_size", "uringc_status",
+                          "uringc_error"}) {
     EXPECT_GT(btf__find_by_name_kind(types, var, BTF_KIND_VAR), 0) << var;
   }
   int prog = btf__find_by_name_kind(types, "nop_chain", BTF_KIND_FUNC);
@@ -154,7 +168,7 @@ TEST(CodegenObject, BtfDescribesOpsKfuncsAndGlobals) {
 }
 
 TEST(CodegenObject, LineInfoCarriesUringSourceText) {
-  std::string bytes = Build({});
+  std::string bytes = Build(kNopChain);
   Opened o(bytes);
   ASSERT_NE(o.object, nullptr);
   const btf* types = bpf_object__btf(o.object);
@@ -163,14 +177,14 @@ TEST(CodegenObject, LineInfoCarriesUringSourceText) {
   std::string_view data(raw, size);
   // Line info records point into the BTF string table: the file name and each line's text.
   EXPECT_NE(data.find(std::string_view("nop_chain.uring\0", 16)), std::string_view::npos);
-  EXPECT_NE(data.find(std::string_view("        nop()\0", 14)), std::string_view::npos);
+  EXPECT_NE(data.find(std::string_view("        nop()?\0", 15)), std::string_view::npos);
   EXPECT_NE(data.find(std::string_view("    repeat n {\0", 15)), std::string_view::npos);
   // And the object's .BTF.ext section is there for libbpf to pass on.
   EXPECT_NE(bytes.find(".BTF.ext"), std::string::npos);
 }
 
 TEST(CodegenObject, Linux71AbiNamesIoRingCtx) {
-  std::string bytes = Build({.abi = KernelAbi::kLinux7_1});
+  std::string bytes = Build(kNopChain, OptLevel::kO2, EmitKind::kObj, KernelAbi::kLinux7_1);
   Opened o(bytes);
   ASSERT_NE(o.object, nullptr);
   const btf* types = bpf_object__btf(o.object);
@@ -184,20 +198,22 @@ TEST(CodegenObject, Linux71AbiNamesIoRingCtx) {
   EXPECT_STREQ(btf__name_by_offset(types, ctx->name_off), "io_ring_ctx");
 }
 
+// One task and eight tasks, at both levels, compiled twice in one process.
 TEST(CodegenObject, SameInputGivesByteIdenticalOutput) {
   for (OptLevel opt : {OptLevel::kO0, OptLevel::kO2}) {
-    for (uint32_t inflight : {0u, 8u}) {
-      std::string a = Build({.inflight = inflight}, opt);
-      std::string b = Build({.inflight = inflight}, opt);
+    for (const std::string& file : {kNopChain, kNopParallel}) {
+      std::string a = Build(file, opt);
+      std::string b = Build(file, opt);
       ASSERT_FALSE(a.empty());
-      EXPECT_EQ(a, b) << "inflight=" << inflight;
+      EXPECT_EQ(a, b) << file;
     }
   }
-  EXPECT_EQ(Build({}, OptLevel::kO2, EmitKind::kAsm), Build({}, OptLevel::kO2, EmitKind::kAsm));
+  EXPECT_EQ(Build(kNopParallel, OptLevel::kO2, EmitKind::kAsm),
+            Build(kNopParallel, OptLevel::kO2, EmitKind::kAsm));
 }
 
 TEST(CodegenObject, EmitsTextIrAndAssembly) {
-  std::string ir = Build({}, OptLevel::kO2, EmitKind::kLlvm);
+  std::string ir = Build(kNopChain, OptLevel::kO2, EmitKind::kLlvm);
   EXPECT_NE(ir.find("target triple = \"bpfel\""), std::string::npos);
   EXPECT_NE(ir.find("section \"struct_ops.s/nop_chain\""), std::string::npos);
   EXPECT_NE(ir.find("section \".struct_ops.link\""), std::string::npos);
@@ -205,35 +221,65 @@ TEST(CodegenObject, EmitsTextIrAndAssembly) {
   EXPECT_NE(ir.find("extern_weak"), std::string::npos);
   EXPECT_NE(ir.find("section \".ksyms\""), std::string::npos);
   EXPECT_NE(ir.find("@llvm.compiler.used"), std::string::npos);
-  EXPECT_NE(ir.find("source: \"// nop_chain.uring"), std::string::npos);
-  std::string asm_text = Build({}, OptLevel::kO2, EmitKind::kAsm);
+  EXPECT_NE(ir.find("source: \"// nop_chain.uring: the classic benchmark"), std::string::npos);
+  std::string asm_text = Build(kNopChain, OptLevel::kO2, EmitKind::kAsm);
   EXPECT_NE(asm_text.find("call bpf_io_uring_submit_sqes"), std::string::npos);
 }
 
+// The lowering never needs much stack, so the test makes the frame too big itself: a 600-byte
+// array (the BPF limit is 512) used at the location of `nop()?`, added to the lowered module.
 TEST(CodegenObject, StackLimitBecomesDiagnosticAtUringLine) {
-  DiagnosticList diags;
-  SourceManager sources;
-  std::optional<std::string> out = BuildNopProgram(
-      {.blow_stack = true}, CodegenOptions{.opt = OptLevel::kO0}, diags, &sources);
+  driver::Compilation c;
+  std::string io_error;
+  ASSERT_TRUE(c.LoadRoot(kNopChain, io_error)) << io_error;
+  driver::RunPipeline(c, "");
+  ASSERT_TRUE(c.rgir != nullptr);
+  const rgir::Graph& g = c.rgir->graphs.front();
+  BpfModule module(BpfModuleOptions{.name = g.name, .sources = &c.sources,
+                                    .main_file = g.range.file});
+  ASSERT_TRUE(LowerGraphToBpf(g, module, GraphLoweringOptions{}, c.diagnostics));
+  llvm::Function* program = module.module().getFunction(g.name);
+  ASSERT_NE(program, nullptr);
+  llvm::Instruction* at_nop = nullptr;  // an instruction of line 5, `nop()?`
+  for (llvm::Instruction& inst : llvm::instructions(*program)) {
+    if (inst.getDebugLoc() && inst.getDebugLoc().getLine() == 5) {
+      at_nop = &inst;
+      break;
+    }
+  }
+  ASSERT_NE(at_nop, nullptr) << "no instruction at nop_chain.uring:5";
+  llvm::BasicBlock& first = program->getEntryBlock();
+  llvm::IRBuilder<> entry(&first, first.getFirstInsertionPt());
+  entry.SetCurrentDebugLocation(at_nop->getDebugLoc());
+  llvm::AllocaInst* big = entry.CreateAlloca(llvm::ArrayType::get(entry.getInt8Ty(), 600));
+  big->setAlignment(llvm::Align(8));
+  llvm::IRBuilder<> ir(at_nop);
+  ir.SetCurrentDebugLocation(at_nop->getDebugLoc());
+  ir.CreateMemSet(big, ir.getInt8(0), ir.getInt64(600), llvm::MaybeAlign(8), /*isVolatile=*/true);
+  ir.CreateAlignedLoad(ir.getInt8Ty(), ir.CreateConstGEP1_64(ir.getInt8Ty(), big, 599),
+                       llvm::Align(1), /*isVolatile=*/true);
+
+  std::optional<std::string> out =
+      Codegen(module, CodegenOptions{.opt = OptLevel::kO0}, c.diagnostics);
   EXPECT_FALSE(out.has_value());
-  ASSERT_TRUE(diags.HasErrors());
+  ASSERT_TRUE(c.diagnostics.HasErrors());
   // LLVM reports the limit once per stack access; uringc keeps one diagnostic, with the other
   // places LLVM named as notes. One of them is the `.uring` construct that made the frame big.
-  ASSERT_EQ(diags.ErrorCount(), 1u);
-  const Diagnostic& d = diags.items().front();
+  ASSERT_EQ(c.diagnostics.ErrorCount(), 1u);
+  const Diagnostic& d = c.diagnostics.items().front();
   EXPECT_EQ(d.kind, "BpfStackLimit");
-  const SourceFile* file = sources.Get(d.range.file);
+  const SourceFile* file = c.sources.Get(d.range.file);
   ASSERT_NE(file, nullptr) << "no location: " << d.message;
-  EXPECT_EQ(file->name(), "nop_chain.uring");
-  bool at_nop = file->LineColOf(d.range.begin).line == 4;  // `nop()`
+  EXPECT_EQ(file->name().substr(file->name().rfind('/') + 1), "nop_chain.uring");
+  bool at_line = file->LineColOf(d.range.begin).line == 5;
   for (const DiagnosticNote& note : d.notes) {
-    at_nop |= note.range.file == d.range.file && file->LineColOf(note.range.begin).line == 4;
+    at_line |= note.range.file == d.range.file && file->LineColOf(note.range.begin).line == 5;
   }
-  EXPECT_TRUE(at_nop);
-  std::string text = FormatText(d, sources);
-  EXPECT_NE(text.find("nop_chain.uring:4:9"), std::string::npos) << text;
+  EXPECT_TRUE(at_line);
+  std::string text = FormatText(d, c.sources);
+  EXPECT_NE(text.find("nop_chain.uring:5:9"), std::string::npos) << text;
   EXPECT_NE(text.find("[BpfStackLimit]"), std::string::npos) << text;
 }
 
 }  // namespace
-}  // namespace uringc::testing
+}  // namespace uringc

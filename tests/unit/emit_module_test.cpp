@@ -1,5 +1,5 @@
-// BpfModule details the generated NOP programs do not reach: code located in a second `.uring`
-// file (an imported module) keeps that file's name and text in the line info.
+// BpfModule on its own, without the front end: code located in a second `.uring` file (an
+// imported module) keeps that file's name and text in the line info.
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <gtest/gtest.h>

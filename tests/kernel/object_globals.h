@@ -1,5 +1,5 @@
 // Finds a BPF global variable inside its section's internal map (`.rodata`, `.bss`) through the
-// object's BTF DATASEC, the way a loader without a generated skeleton must: generated objects
+// object's BTF DATASEC, the way a loader without a generated skeleton must: compiled objects
 // keep each constant and output as its own named global, not as one struct.
 #pragma once
 
