@@ -40,7 +40,8 @@ int Compile(const Options& opts, Io& io) {
   }
   req.codegen.opt = opt == "0" ? OptLevel::kO0 : OptLevel::kO2;
   std::string error;
-  if (!ResolveTargetKernel(opts.Get("target-kernel", std::string(kDefaultTargetKernel)), req.abi, error)) {
+  const std::string target = opts.Get("target-kernel", std::string(kDefaultTargetKernel));
+  if (!ResolveTargetKernel(target, req.abi, error)) {
     io.err << "uringc: error: " << error << "\n";
     return kExitUsage;
   }

@@ -47,4 +47,9 @@ void RegisterBackendSubcommands(bool test_switches = false);
 /// common option map).
 int RunCompiledMain(const std::vector<std::string>& args);
 
+/// The whole `uringc` command: registers the back end's subcommands (with the test switches
+/// when `test_switches`, see RegisterBackendSubcommands) and runs `argv`. `uringc` and the
+/// tests' `uringc-test` are this with false and true (in run_compiled.cpp, beside `run`).
+int BackendMain(int argc, char** argv, bool test_switches);
+
 }  // namespace uringc::driver

@@ -5,6 +5,7 @@
 // `--target-kernel=auto --vm` targets the guests' kernels (the suites given), not the host's.
 // The temporary object is removed however the command ends, by a signal before the run starts
 // too (runtime/cli/interrupt.h); a failed write of it is an error, not half an object.
+// BackendMain, the whole `uringc` command (and the tests' `uringc-test`), lives here too.
 #include <unistd.h>
 
 #include <exception>
@@ -13,6 +14,7 @@
 
 #include "diag/formatter.h"
 #include "driver/compile_command.h"
+#include "driver/driver.h"
 #include "interrupt.h"
 #include "run_args.h"
 #include "run_command.h"
@@ -131,6 +133,13 @@ int RunCompiledMain(const std::vector<std::string>& args) {
     std::cerr << "uringc run: internal error: " << e.what() << "\n";
   }
   return 1;
+}
+
+int BackendMain(int argc, char** argv, bool test_switches) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  RegisterBackendSubcommands(test_switches);
+  if (!args.empty() && args[0] == "run") return RunCompiledMain({args.begin() + 1, args.end()});
+  return Main(args, std::cout, std::cerr);
 }
 
 }  // namespace uringc::driver
