@@ -68,6 +68,12 @@ if(NOT ANTLR4_INCLUDE_DIR OR NOT ANTLR4_LIBRARY)
   uringc_missing("the ANTLR4 C++ runtime" "libantlr4-runtime-dev")
 endif()
 
+# nlohmann/json writes the JSON diagnostics (header only).
+find_package(nlohmann_json 3.9 CONFIG QUIET)
+if(NOT nlohmann_json_FOUND)
+  uringc_missing("nlohmann/json" "nlohmann-json3-dev")
+endif()
+
 find_package(GTest QUIET)
 if(NOT GTest_FOUND)
   uringc_missing("GoogleTest" "libgtest-dev")

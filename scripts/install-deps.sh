@@ -30,6 +30,8 @@ packages=(
   antlr4 libantlr4-runtime-dev
   liburing-dev libelf-dev zlib1g-dev libzstd-dev
   libgtest-dev libgmock-dev
+  # command-line parsing and JSON diagnostics
+  libcli11-dev nlohmann-json3-dev
   # BPF C programs and inspection
   clang
   # VM tests (zstd and bpftool read the BTF of a kernel Debian ships without its config)

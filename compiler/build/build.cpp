@@ -544,7 +544,7 @@ std::unique_ptr<rgir::Module> BuildRgir(const sema::Program& program,
       if (!rgir::CheckCodeBudget(module->graphs.back(), diagnostics)) return nullptr;
     } catch (const internal::TooDeep& deep) {
       Diagnostic& d = diagnostics.Error(
-          "NestingTooDeep", deep.at,
+          DiagKind::kNestingTooDeep, deep.at,
           "fn calls nest too deeply once inlined into graph `" + g->name + "`: more than " +
               std::to_string(internal::kMaxNesting) +
               " statements and expressions inside one another; call fewer fns from fns");
@@ -553,7 +553,7 @@ std::unique_ptr<rgir::Module> BuildRgir(const sema::Program& program,
       }
       return nullptr;
     } catch (const internal::TooLarge&) {
-      diagnostics.Error("GraphTooLarge", g->name_range,
+      diagnostics.Error(DiagKind::kGraphTooLarge, g->name_range,
                         "graph `" + g->name + "` needs more than " + std::to_string(max_nodes) +
                             " IR nodes once its fns are inlined; call fewer fns from fns");
       return nullptr;

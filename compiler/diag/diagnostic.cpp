@@ -3,12 +3,12 @@
 
 namespace uringc {
 
-Diagnostic& DiagnosticList::Error(std::string kind, SourceRange range, std::string message) {
-  return Keep({Severity::kError, std::move(kind), std::move(message), range, {}});
+Diagnostic& DiagnosticList::Error(DiagKind kind, SourceRange range, std::string message) {
+  return Keep({Severity::kError, kind, std::move(message), range, {}});
 }
 
-Diagnostic& DiagnosticList::Warning(std::string kind, SourceRange range, std::string message) {
-  return Keep({Severity::kWarning, std::move(kind), std::move(message), range, {}});
+Diagnostic& DiagnosticList::Warning(DiagKind kind, SourceRange range, std::string message) {
+  return Keep({Severity::kWarning, kind, std::move(message), range, {}});
 }
 
 Diagnostic& DiagnosticList::Keep(Diagnostic d) {
@@ -22,7 +22,7 @@ Diagnostic& DiagnosticList::Keep(Diagnostic d) {
   if (seen == limit_ + 1) {
     const std::string what = error ? "errors" : "warnings";
     items_.push_back({error ? Severity::kError : Severity::kNote,
-                      error ? "TooManyErrors" : "TooManyWarnings",
+                      error ? DiagKind::kTooManyErrors : DiagKind::kTooManyWarnings,
                       "too many " + what + ", the rest are not shown (--error-limit=" +
                           std::to_string(limit_) + ", 0 for no limit)",
                       d.range,

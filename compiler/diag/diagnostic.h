@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "diag/kinds.h"
 #include "source/source_file.h"
 
 namespace uringc {
@@ -20,8 +21,8 @@ struct DiagnosticNote {
 
 struct Diagnostic {
   Severity severity = Severity::kError;
-  /// Stable UpperCamelCase name, e.g. "BufferOverrun"; tests match it, not the wording.
-  std::string kind;
+  /// Stable kind from the registry (diag/kinds.def); tests match it, not the wording.
+  DiagKind kind = DiagKind::kInternalCompilerError;
   /// Lowercase, no trailing period, code in backticks.
   std::string message;
   SourceRange range;
@@ -37,8 +38,8 @@ class DiagnosticList {
   static constexpr size_t kDefaultLimit = 50;
 
   /// The new diagnostic, for notes (past the limit a scratch one that is thrown away).
-  Diagnostic& Error(std::string kind, SourceRange range, std::string message);
-  Diagnostic& Warning(std::string kind, SourceRange range, std::string message);
+  Diagnostic& Error(DiagKind kind, SourceRange range, std::string message);
+  Diagnostic& Warning(DiagKind kind, SourceRange range, std::string message);
   void Add(Diagnostic d) { Keep(std::move(d)); }
   /// At most `limit` errors and `limit` warnings are kept; 0 keeps everything.
   void set_limit(size_t limit) { limit_ = limit; }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <nlohmann/json.hpp>
 
 namespace uringc {
 namespace {
@@ -118,42 +119,23 @@ std::string Snippet(const SourceRange& r, const SourceManager& sources) {
   return shown + "\n" + marker + "\n";
 }
 
-// JSON is UTF-8: a byte that is not UTF-8 becomes U+FFFD; control characters and what
-// EscapeForTerminal escapes are written as \u escapes, so printed JSON is terminal-safe too.
-void AppendJsonString(std::string& out, std::string_view s) {
-  out += '"';
-  for (size_t i = 0; i < s.size();) {
-    int32_t cp;
-    const size_t n = NextChar(s, i, cp);
-    char buf[16];
-    if (cp == '"' || cp == '\\') {
-      out += '\\';
-      out += static_cast<char>(cp);
-    } else if (cp == '\n') {
-      out += "\\n";
-    } else if (cp == '\t') {
-      out += "\\t";
-    } else if (cp < 0) {
-      out += "\\ufffd";
-    } else if (Unsafe(cp, /*keep_newlines=*/false)) {
-      std::snprintf(buf, sizeof(buf), "\\u%04x", static_cast<unsigned>(cp));
-      out += buf;
-    } else {
-      out.append(s.substr(i, n));
-    }
-    i += n;
-  }
-  out += '"';
-}
-
-void AppendJsonPlace(std::string& out, const SourceRange& r, const SourceManager& sources) {
+// The place of a range as JSON members (file "" and line 0 when it has none).
+void AddJsonPlace(nlohmann::ordered_json& j, const SourceRange& r, const SourceManager& sources) {
   const SourceFile* f = sources.Get(r.file);
   LineCol b = f ? f->LineColOf(r.begin) : LineCol{};
   LineCol e = f ? f->LineColOf(r.end) : LineCol{};
-  out += "\"file\":";
-  AppendJsonString(out, f ? f->name() : "");
-  out += ",\"line\":" + std::to_string(b.line) + ",\"column\":" + std::to_string(b.column);
-  out += ",\"end_line\":" + std::to_string(e.line) + ",\"end_column\":" + std::to_string(e.column);
+  j["file"] = f ? f->name() : "";
+  j["line"] = b.line;
+  j["column"] = b.column;
+  j["end_line"] = e.line;
+  j["end_column"] = e.column;
+}
+
+// JSON is written ASCII-only (every other character as a \u escape), so it is valid UTF-8
+// whatever the source held (a byte that is not UTF-8 becomes U+FFFD) and safe to print on a
+// terminal: control characters and bidirectional overrides are escapes too.
+std::string DumpJson(const nlohmann::ordered_json& j) {
+  return j.dump(-1, ' ', /*ensure_ascii=*/true, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 }  // namespace
@@ -170,8 +152,8 @@ std::string EscapeForTerminal(std::string_view text) {
 
 std::string FormatText(const Diagnostic& d, const SourceManager& sources) {
   std::string out = Location(d.range, sources) + ": " + SeverityName(d.severity) + ": " +
-                    EscapeForTerminal(d.message) + " [" + EscapeForTerminal(d.kind) + "]\n" +
-                    Snippet(d.range, sources);
+                    EscapeForTerminal(d.message) + " [" + std::string(DiagKindName(d.kind)) +
+                    "]\n" + Snippet(d.range, sources);
   for (const DiagnosticNote& n : d.notes) {
     out += Location(n.range, sources) + ": note: " + EscapeForTerminal(n.message) + "\n" +
            Snippet(n.range, sources);
@@ -180,24 +162,23 @@ std::string FormatText(const Diagnostic& d, const SourceManager& sources) {
 }
 
 std::string FormatJson(const std::vector<Diagnostic>& ds, const SourceManager& sources) {
+  // One diagnostic a line: "[\n{...},\n{...}\n]\n", easy to read and to grep.
   std::string out = "[";
   for (size_t i = 0; i < ds.size(); ++i) {
     const Diagnostic& d = ds[i];
-    out += i ? ",\n{" : "\n{";
-    AppendJsonPlace(out, d.range, sources);
-    out += ",\"severity\":\"" + std::string(SeverityName(d.severity)) + "\",\"kind\":";
-    AppendJsonString(out, d.kind);
-    out += ",\"message\":";
-    AppendJsonString(out, d.message);
-    out += ",\"notes\":[";
-    for (size_t j = 0; j < d.notes.size(); ++j) {
-      out += j ? ",{" : "{";
-      AppendJsonPlace(out, d.notes[j].range, sources);
-      out += ",\"message\":";
-      AppendJsonString(out, d.notes[j].message);
-      out += "}";
+    nlohmann::ordered_json j;
+    AddJsonPlace(j, d.range, sources);
+    j["severity"] = SeverityName(d.severity);
+    j["kind"] = DiagKindName(d.kind);
+    j["message"] = d.message;
+    j["notes"] = nlohmann::ordered_json::array();
+    for (const DiagnosticNote& n : d.notes) {
+      nlohmann::ordered_json note;
+      AddJsonPlace(note, n.range, sources);
+      note["message"] = n.message;
+      j["notes"].push_back(std::move(note));
     }
-    out += "]}";
+    out += (i ? ",\n" : "\n") + DumpJson(j);
   }
   out += ds.empty() ? "]\n" : "\n]\n";
   return out;

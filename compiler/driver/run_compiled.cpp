@@ -51,6 +51,7 @@ int RunCompiled(const std::vector<std::string>& args) {
     }
   }
   std::string dir;
+  SourceTexts texts;
   if (!source.empty()) {
     std::string error;
     // With --vm the program runs in the guests, so `auto` means their kernels, not this one.
@@ -102,13 +103,15 @@ int RunCompiled(const std::vector<std::string>& args) {
     for (std::string& r : rest) {
       if (r.empty()) r = path;
     }
+    // A verifier report quotes the text just compiled, not the files read back.
+    for (const SourceFile& f : c.sources.files()) texts.emplace_back(f.name(), f.text());
   }
   std::vector<std::string> argv_s = {"uringc run"};
   argv_s.insert(argv_s.end(), rest.begin(), rest.end());
   std::vector<char*> argv;
   for (std::string& s : argv_s) argv.push_back(s.data());
   argv.push_back(nullptr);
-  const int status = RunCommandMain(static_cast<int>(argv_s.size()), argv.data());
+  const int status = RunCommandMain(static_cast<int>(argv_s.size()), argv.data(), texts);
   if (!dir.empty()) {
     for (const std::string& r : rest) {
       if (r.rfind(dir + "/", 0) == 0) RemoveTemp(r);

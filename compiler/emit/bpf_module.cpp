@@ -292,7 +292,7 @@ bool BpfModule::Finalize(DiagnosticList& diags) {
         std::string text;
         llvm::raw_string_ostream os(text);
         inst.print(os);
-        diags.Error("InternalCompilerError", {},
+        diags.Error(DiagKind::kInternalCompilerError, {},
                     "instruction without a source location in `" + fn.getName().str() +
                         "` (a uringc bug):" + text);
         return false;
@@ -303,7 +303,7 @@ bool BpfModule::Finalize(DiagnosticList& diags) {
   std::string message;
   llvm::raw_string_ostream os(message);
   if (llvm::verifyModule(*module_, &os)) {
-    diags.Error("InternalCompilerError", {},
+    diags.Error(DiagKind::kInternalCompilerError, {},
                 "the generated LLVM module is invalid (a uringc bug): " + message);
     return false;
   }

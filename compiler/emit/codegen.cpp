@@ -15,7 +15,7 @@ std::optional<std::string> Codegen(BpfModule& module, const CodegenOptions& opti
   std::string error;
   std::unique_ptr<llvm::TargetMachine> tm = CreateBpfTargetMachine(options.opt, &error);
   if (tm == nullptr) {
-    diags.Error("InternalCompilerError", {}, "cannot target BPF: " + error);
+    diags.Error(DiagKind::kInternalCompilerError, {}, "cannot target BPF: " + error);
     return std::nullopt;
   }
   llvm::LLVMContext& ctx = module.context();
@@ -60,14 +60,14 @@ std::optional<std::string> Codegen(BpfModule& module, const CodegenOptions& opti
     // The context, module and TargetMachine may be half-way through a pass: leave them be.
     (void)tm.release();
     module.Abandon();
-    diags.Error("BackendError", program,
+    diags.Error(DiagKind::kBackendError, program,
                 "LLVM failed while generating BPF code: " + fatal +
                     "; this is a bug in uringc, please report it with this `.uring` file");
     return std::nullopt;
   }
   if (!emitted) {
     restore();
-    diags.Error("InternalCompilerError", {}, "the BPF target cannot emit this file type");
+    diags.Error(DiagKind::kInternalCompilerError, {}, "the BPF target cannot emit this file type");
     return std::nullopt;
   }
   int errors = collector->errors();

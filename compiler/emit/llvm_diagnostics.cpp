@@ -33,8 +33,8 @@ bool LlvmDiagnosticCollector::handleDiagnostics(const llvm::DiagnosticInfo& info
   if (severity != llvm::DS_Error && severity != llvm::DS_Warning) return true;
   std::string message = MessageOf(info);
   SourceRange range = RangeOf(info);
-  std::string kind = message.find("stack limit") != std::string::npos ? "BpfStackLimit"
-                                                                      : "BackendError";
+  const DiagKind kind = message.find("stack limit") != std::string::npos ? DiagKind::kBpfStackLimit
+                                                                         : DiagKind::kBackendError;
   // LLVM repeats some errors once per instruction (the stack limit, once per stack access):
   // keep one diagnostic per message, and the other places it named as notes.
   auto [it, inserted] = seen_.emplace(message, collected_.size());
@@ -48,7 +48,7 @@ bool LlvmDiagnosticCollector::handleDiagnostics(const llvm::DiagnosticInfo& info
   Diagnostic d;
   d.kind = kind;
   d.range = range;
-  if (kind == "BpfStackLimit") {
+  if (kind == DiagKind::kBpfStackLimit) {
     d.message = "the program needs more than the 512 bytes of stack BPF allows (LLVM: " +
                 message + ")";
   }

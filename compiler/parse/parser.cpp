@@ -95,7 +95,7 @@ std::unique_ptr<ast::File> ParseFile(const SourceManager& sources, uint32_t file
     if (eof) break;
   }
   if (const antlr4::Token* deep = parse_internal::FindTooDeep(raw, options.max_bracket_depth)) {
-    diagnostics.Error("NestingTooDeep", TokenRange(deep, file_id, size),
+    diagnostics.Error(DiagKind::kNestingTooDeep, TokenRange(deep, file_id, size),
                       "nesting deeper than " + std::to_string(options.max_bracket_depth) +
                           " levels; split the expression or block");
     return empty;
@@ -131,12 +131,12 @@ std::unique_ptr<ast::File> ParseFile(const SourceManager& sources, uint32_t file
       tree = parser.file();
     }
   } catch (const TooDeep& deep) {
-    diagnostics.Error("NestingTooDeep", TokenRange(deep.at, file_id, size),
+    diagnostics.Error(DiagKind::kNestingTooDeep, TokenRange(deep.at, file_id, size),
                       "nesting deeper than the parser allows; split the expression or block");
     return empty;
   } catch (const std::exception& e) {
     // ANTLR's own failures (it should have none on any input; the fuzzer checks).
-    diagnostics.Error("SyntaxError", {file_id, 0, 0},
+    diagnostics.Error(DiagKind::kSyntaxError, {file_id, 0, 0},
                       std::string("parser failure: ") + e.what());
     return empty;
   }
@@ -150,7 +150,7 @@ std::unique_ptr<ast::File> ParseFile(const SourceManager& sources, uint32_t file
     } else if (auto* term = dynamic_cast<antlr4::tree::TerminalNode*>(deepest)) {
       r = TokenRange(term->getSymbol(), file_id, size);
     }
-    diagnostics.Error("NestingTooDeep", r,
+    diagnostics.Error(DiagKind::kNestingTooDeep, r,
                       "expression nested deeper than " + std::to_string(options.max_tree_depth) +
                           " levels; split it with `let`");
     return empty;

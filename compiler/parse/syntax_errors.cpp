@@ -76,9 +76,9 @@ void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::To
     message = "unexpected " + DescribeToken(offending);
     if (parser != nullptr) message += Expected(parser);
   }
-  diagnostics_.Error("SyntaxError", range, message);
+  diagnostics_.Error(DiagKind::kSyntaxError, range, message);
   if (count_ == max_errors_) {
-    diagnostics_.Error("TooManyErrors", range, "too many syntax errors, stopping here");
+    diagnostics_.Error(DiagKind::kTooManyErrors, range, "too many syntax errors, stopping here");
   }
 }
 

@@ -95,7 +95,7 @@ bool CheckCodeBudget(const Graph& g, DiagnosticList& diagnostics, uint64_t budge
   const CodeEstimate e = EstimateCode(g);
   if (e.total <= budget) return true;
   Diagnostic& d = diagnostics.Error(
-      "GraphTooLarge", g.range,
+      DiagKind::kGraphTooLarge, g.range,
       "graph `" + g.name + "` would lower to about " + std::to_string(e.total) +
           " BPF instructions, more than the " + std::to_string(budget) +
           " a controller may have; split it into smaller graphs, or use fewer arms, branches "

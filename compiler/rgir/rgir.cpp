@@ -132,10 +132,11 @@ std::vector<uint64_t> TaskSlots(const Graph& g) {
 
 bool CheckTaskLimits(const Graph& g, DiagnosticList& diagnostics) {
   if (g.tasks.size() > kMaxTasks) {
-    diagnostics.Error("TooManyTasks", g.range,
+    diagnostics.Error(DiagKind::kTooManyTasks, g.range,
                       "graph `" + g.name + "` has " + std::to_string(g.tasks.size()) +
                           " concurrent constructs once its fns are inlined; the controller "
-                          "supports " + std::to_string(kMaxTasks));
+                          "supports " +
+                          std::to_string(kMaxTasks));
     return false;
   }
   const std::vector<uint64_t> slots = TaskSlots(g);
@@ -144,10 +145,11 @@ bool CheckTaskLimits(const Graph& g, DiagnosticList& diagnostics) {
     const std::string count =
         slots[t] == UINT64_MAX ? "more than " + std::to_string(UINT64_MAX - 1)
                                : std::to_string(slots[t]);
-    diagnostics.Error("TooManyTasks", g.tasks[t].range,
+    diagnostics.Error(DiagKind::kTooManyTasks, g.tasks[t].range,
                       "this concurrent construct needs " + count +
                           " task instances in total (its own times those of the constructs "
-                          "around it); the controller supports " + std::to_string(kMaxTaskSlots));
+                          "around it); the controller supports " +
+                          std::to_string(kMaxTaskSlots));
     return false;
   }
   return true;

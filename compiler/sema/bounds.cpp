@@ -156,10 +156,10 @@ class BoundsChecker {
     if (t.kind != Type::Kind::kBuffers || x.index->type.IsError()) return;
     Interval i = Value(*x.index);
     if (i.lo >= Wide(t.count) || i.hi < 0) {
-      Diagnostic& d = diags_.Error(
-          "BufferIndexOutOfRange", x.index->range,
-          "buffer index is " + (i.lo == i.hi ? Str(i.lo) : "at least " + Str(i.lo)) +
-              ", but there are only " + std::to_string(t.count) + " buffers");
+      Diagnostic& d =
+          diags_.Error(DiagKind::kBufferIndexOutOfRange, x.index->range,
+                       "buffer index is " + (i.lo == i.hi ? Str(i.lo) : "at least " + Str(i.lo)) +
+                           ", but there are only " + std::to_string(t.count) + " buffers");
       NoteDecl(d, *x.base);
       return;
     }
@@ -189,7 +189,7 @@ class BoundsChecker {
       problem = "slice end is negative";
     }
     if (!problem.empty()) {
-      Diagnostic& d = diags_.Error("BufferOverrun", at->range, problem);
+      Diagnostic& d = diags_.Error(DiagKind::kBufferOverrun, at->range, problem);
       NoteDecl(d, *x.base);
       return;
     }

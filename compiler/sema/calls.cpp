@@ -76,7 +76,7 @@ class Calls {
       auto* callee = const_cast<FnDecl*>(call->resolved.fn);
       if (color_[callee] == Color::kGrey) {
         Diagnostic& d = diags_.Error(
-            "RecursiveFunction", call->range,
+            DiagKind::kRecursiveFunction, call->range,
             "`" + top.fn->name + "` calls `" + callee->name +
                 "` recursively; fns are inlined into a task with static storage, so recursion "
                 "is not allowed (use a loop)");

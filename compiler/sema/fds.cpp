@@ -44,8 +44,9 @@ class Fds {
  private:
   void Leak(const Binding* b, SourceRange at, const std::string& how) {
     if (!reported_.insert(b).second) return;
-    diags_.Warning("FdLeak", b->range,
-                   "`" + b->name + "` holds a file descriptor that is not closed when " + how)
+    diags_
+        .Warning(DiagKind::kFdLeak, b->range,
+                 "`" + b->name + "` holds a file descriptor that is not closed when " + how)
         .notes.push_back({at, "leaves here without `close(" + b->name + ")`"});
   }
 

@@ -78,7 +78,7 @@ class Flow {
     (void)params;
     for (const Binding* b : bindings_) {
       if (b->used || b->name.empty() || b->name[0] == '_') continue;
-      diags_.Warning("UnusedVariable", b->range,
+      diags_.Warning(DiagKind::kUnusedVariable, b->range,
                      "`" + b->name + "` is never read; remove it or name it `_" + b->name + "`");
     }
   }
@@ -91,8 +91,9 @@ class Flow {
       if (!n || n->resolved.kind != Resolution::Kind::kBinding) return;
       const Binding* b = n->resolved.binding;
       if (un.erase(b)) {
-        diags_.Error("UninitializedVariable", n->range,
-                     "`" + b->name + "` is read before it is assigned on some path")
+        diags_
+            .Error(DiagKind::kUninitializedVariable, n->range,
+                   "`" + b->name + "` is read before it is assigned on some path")
             .notes.push_back({b->range, "declared here without a value"});
       }
     });
@@ -236,7 +237,7 @@ class Flow {
 
   void MarkUnreachable(Stmt& s) {
     if (!first_unreachable_reported_) {
-      diags_.Warning("UnreachableCode", s.range,
+      diags_.Warning(DiagKind::kUnreachableCode, s.range,
                      "this code is never run: the statement before it always leaves the block");
       first_unreachable_reported_ = true;
     }

@@ -58,7 +58,7 @@ class Loader {
       }
       if (found.empty()) found = Find(importer_dir + "/" + rel);
       if (found.empty()) {
-        Diagnostic& d = diags_.Error("ImportNotFound", imp->name_range,
+        Diagnostic& d = diags_.Error(DiagKind::kImportNotFound, imp->name_range,
                                      "no module `" + imp->name + "`: `" + rel +
                                          "` is neither in the stdlib (`" + program_.stdlib_dir +
                                          "`) nor next to the main file or this file");
@@ -75,12 +75,12 @@ class Loader {
       }
       std::string text, error;
       if (!ReadSourceFile(found, text, error)) {
-        diags_.Error("ImportNotFound", imp->name_range, "cannot read module `" + imp->name +
-                                                            "`: " + error);
+        diags_.Error(DiagKind::kImportNotFound, imp->name_range,
+                     "cannot read module `" + imp->name + "`: " + error);
         continue;
       }
       if (total_ + text.size() > kMaxProgramSourceSize) {
-        diags_.Error("ImportNotFound", imp->name_range,
+        diags_.Error(DiagKind::kImportNotFound, imp->name_range,
                      "module `" + imp->name + "` would bring the program's sources past " +
                          std::to_string(kMaxProgramSourceSize >> 20) + " MiB");
         continue;
@@ -121,8 +121,7 @@ class Loader {
       if (in) chain += Name(m) + " -> ";
     }
     chain += Name(target);
-    Diagnostic& d = diags_.Error("ImportCycle", imp->name_range,
-                                 "import cycle: " + chain);
+    Diagnostic& d = diags_.Error(DiagKind::kImportCycle, imp->name_range, "import cycle: " + chain);
     auto site = import_sites_.find(target);
     if (site != import_sites_.end()) {
       d.notes.push_back({site->second->name_range, "`" + Name(target) + "` imported here"});

@@ -122,7 +122,7 @@ class Loops {
     if (end_awaited && bad == nullptr) return;
     const bool never = !*has_request;
     Diagnostic& d = diags_.Error(
-        "UnboundedLoop", loop.range,
+        DiagKind::kUnboundedLoop, loop.range,
         std::string("`") + what + "` " +
             (never ? "contains no request" : "can start its next iteration without a request") +
             " and has no constant bound; the BPF verifier only accepts loops it can bound: "

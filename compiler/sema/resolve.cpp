@@ -35,7 +35,7 @@ class Resolver {
       if (decl->kind == Decl::Kind::kImport) continue;
       auto [it, inserted] = own_[m].emplace(decl->name, decl.get());
       if (!inserted) {
-        Diagnostic& d = diags_.Error("Redefinition", decl->name_range,
+        Diagnostic& d = diags_.Error(DiagKind::kRedefinition, decl->name_range,
                                      "`" + decl->name + "` is already defined in this module");
         d.notes.push_back({it->second->name_range, "previous definition here"});
       }
@@ -85,9 +85,10 @@ class Resolver {
     if (auto type = TypeByName(t.name)) {
       t.resolved = *type;
     } else {
-      diags_.Error("NotAType", t.range, "`" + t.name + "` is not a type")
-          .notes.push_back({t.range, "types are u8..u64, i8..i64, bool, fd, duration, bytes and "
-                                     "`buffers[N] of SIZE`"});
+      diags_.Error(DiagKind::kNotAType, t.range, "`" + t.name + "` is not a type")
+          .notes.push_back({t.range,
+                            "types are u8..u64, i8..i64, bool, fd, duration, bytes and "
+                            "`buffers[N] of SIZE`"});
     }
   }
 
@@ -98,7 +99,7 @@ class Resolver {
     b.id = next_id_++;
     auto [it, inserted] = scopes_.back().emplace(b.name, &b);
     if (!inserted) {
-      Diagnostic& d = diags_.Error("Redefinition", b.range,
+      Diagnostic& d = diags_.Error(DiagKind::kRedefinition, b.range,
                                    "`" + b.name + "` is already declared in this block");
       d.notes.push_back({it->second->range, "previous declaration here"});
       it->second = &b;
@@ -126,7 +127,7 @@ class Resolver {
         found.push_back(it->second);
     }
     if (found.size() > 1) {
-      Diagnostic& d = diags_.Error("AmbiguousName", use,
+      Diagnostic& d = diags_.Error(DiagKind::kAmbiguousName, use,
                                    "`" + name + "` is defined by more than one import");
       for (const Decl* decl : found) d.notes.push_back({decl->name_range, "defined here"});
       *failed = true;
@@ -242,15 +243,16 @@ class Resolver {
         if (x.value) ResolveExpr(*x.value);
         if ((x.jump == JumpStmt::Jump::kBreak || x.jump == JumpStmt::Jump::kContinue) &&
             loop_depth_ == 0) {
-          diags_.Error("BreakOutsideLoop", x.range,
-                       std::string("`") +
-                           (x.jump == JumpStmt::Jump::kBreak ? "break" : "continue") +
-                           "` is not inside a loop of this task")
-              .notes.push_back({x.range, "a concurrent branch (`parallel`, `all`) cannot leave a "
-                                         "loop outside it"});
+          diags_
+              .Error(DiagKind::kBreakOutsideLoop, x.range,
+                     std::string("`") + (x.jump == JumpStmt::Jump::kBreak ? "break" : "continue") +
+                         "` is not inside a loop of this task")
+              .notes.push_back({x.range,
+                                "a concurrent branch (`parallel`, `all`) cannot leave a "
+                                "loop outside it"});
         }
         if (x.jump == JumpStmt::Jump::kReturn && x.value && !in_fn_) {
-          diags_.Error("BadReturn", x.range,
+          diags_.Error(DiagKind::kBadReturn, x.range,
                        "`return` with a value outside a `fn`; graphs report through outputs");
         }
         break;
@@ -301,7 +303,7 @@ class Resolver {
         const_cast<ConstDecl*>(c)->used = true;
         return;
       }
-      diags_.Error("UndefinedName", n.range,
+      diags_.Error(DiagKind::kUndefinedName, n.range,
                    "`" + n.name + "` is a " + (g->kind == Decl::Kind::kFn ? "fn" : "graph") +
                        ", not a value; call it with `" + n.name + "(...)`");
       return;
@@ -313,7 +315,8 @@ class Resolver {
       n.resolved.builtin_id = index;
       return;
     }
-    diags_.Error("UndefinedName", n.range, "no variable or constant named `" + n.name + "`");
+    diags_.Error(DiagKind::kUndefinedName, n.range,
+                 "no variable or constant named `" + n.name + "`");
   }
 
   void ResolveCall(CallExpr& c) {
@@ -323,7 +326,9 @@ class Resolver {
       if (c.within->action) ResolveStmt(*c.within->action);
     }
     if (Binding* b = LookupLocal(c.callee)) {
-      diags_.Error("NotCallable", c.callee_range, "`" + c.callee + "` is a variable, not a fn")
+      diags_
+          .Error(DiagKind::kNotCallable, c.callee_range,
+                 "`" + c.callee + "` is a variable, not a fn")
           .notes.push_back({b->range, "declared here"});
       return;
     }
@@ -334,10 +339,11 @@ class Resolver {
         c.resolved.fn = f;
         return;
       }
-      diags_.Error("NotCallable", c.callee_range,
-                   "`" + c.callee + "` is a " +
-                       (g->kind == Decl::Kind::kConst ? "constant" : "graph") +
-                       "; only fns, requests and builtins can be called")
+      diags_
+          .Error(DiagKind::kNotCallable, c.callee_range,
+                 "`" + c.callee + "` is a " +
+                     (g->kind == Decl::Kind::kConst ? "constant" : "graph") +
+                     "; only fns, requests and builtins can be called")
           .notes.push_back({g->name_range, "defined here"});
       return;
     }
@@ -357,7 +363,7 @@ class Resolver {
       c.resolved.cast_type = *t;
       return;
     }
-    diags_.Error("UndefinedName", c.callee_range,
+    diags_.Error(DiagKind::kUndefinedName, c.callee_range,
                  "no fn or request named `" + c.callee + "`" +
                      (c.callee.find("_all") != std::string::npos ||
                               c.callee.find("_exact") != std::string::npos

@@ -42,7 +42,7 @@ void Checker::Run() {
 Type Checker::ResolveTypeRef(TypeRef& t, bool allow_buffers, const char* where) {
   if (!t.name.empty()) return t.resolved;  // named (resolve pass); Error if unknown
   if (!allow_buffers) {
-    diags_.Error("BadBuffers", t.range,
+    diags_.Error(DiagKind::kBadBuffers, t.range,
                  std::string("`buffers` cannot be ") + where +
                      "; only graph parameters are buffers (use `bytes` for a view)");
     return Type::Error();
@@ -60,15 +60,15 @@ bool Checker::ConstantCount(Expr& e, const char* what, uint64_t min, uint64_t ma
   Type t = Check(e);
   if (t.IsError()) return false;
   if (!t.IsInteger() || !e.constant) {
-    diags_.Error(e.constant ? "TypeMismatch" : "NotConstant", e.range,
+    diags_.Error(e.constant ? DiagKind::kTypeMismatch : DiagKind::kNotConstant, e.range,
                  std::string("the ") + what + " must be a constant integer");
     return false;
   }
   const uint64_t v = e.constant->bits;
   if ((t.is_signed && e.constant->AsSigned() < 0) || v < min || v > max) {
-    diags_.Error("BadBuffers", e.range,
-                 std::string("the ") + what + " must be between " + std::to_string(min) +
-                     " and " + std::to_string(max) + ", not " + std::to_string(e.constant->AsSigned()));
+    diags_.Error(DiagKind::kBadBuffers, e.range,
+                 std::string("the ") + what + " must be between " + std::to_string(min) + " and " +
+                     std::to_string(max) + ", not " + std::to_string(e.constant->AsSigned()));
     return false;
   }
   *out = v;
@@ -82,7 +82,7 @@ void Checker::CheckFnSignature(FnDecl& f) {
   if (f.result) {
     Type r = ResolveTypeRef(*f.result, false, "returned");
     if (!r.IsError() && !r.IsResult()) {
-      diags_.Error("BadReturnType", f.result->range,
+      diags_.Error(DiagKind::kBadReturnType, f.result->range,
                    "a fn returns a signed integer or `fd` (negative values are errors), not `" +
                        r.ToString() + "`");
     } else if (!r.IsError()) {
@@ -95,7 +95,7 @@ void Checker::CheckGraphSignature(GraphDecl& g) {
   for (size_t i = 0; i < g.params.size(); ++i) {
     Type t = ResolveTypeRef(*g.param_types[i], true, "");
     if (t.kind == Type::Kind::kBytes) {
-      diags_.Error("BadBuffers", g.param_types[i]->range,
+      diags_.Error(DiagKind::kBadBuffers, g.param_types[i]->range,
                    "a graph parameter cannot be `bytes`; declare `buffers[N] of SIZE`");
       t = Type::Error();
     }
@@ -104,7 +104,7 @@ void Checker::CheckGraphSignature(GraphDecl& g) {
   for (size_t i = 0; i < g.outputs.size(); ++i) {
     Type t = ResolveTypeRef(*g.output_types[i], false, "an output");
     if (t.kind == Type::Kind::kBytes) {
-      diags_.Error("TypeMismatch", g.output_types[i]->range,
+      diags_.Error(DiagKind::kTypeMismatch, g.output_types[i]->range,
                    "an output is an integer, `bool`, `fd` or `duration`, not `bytes`");
       t = Type::Error();
     }
@@ -118,7 +118,7 @@ void Checker::CheckConst(ConstDecl& c) {
   Type declared = c.type ? ResolveTypeRef(*c.type, false, "a constant") : Type::Error();
   Type t = Check(*c.value);
   if (!t.IsError() && !c.value->constant) {
-    diags_.Error("NotConstant", c.value->range,
+    diags_.Error(DiagKind::kNotConstant, c.value->range,
                  "the value of `" + c.name + "` must be known at compile time");
   }
   if (c.type && !declared.IsError()) Coerce(*c.value, declared, "constant");
@@ -160,7 +160,7 @@ void Checker::CheckStmt(Stmt& s) {
       Type t = Check(*x.count);
       if (!t.IsError() && (!t.IsInteger() || (t.kind == Type::Kind::kInt && t.is_signed) ||
                            (t.kind == Type::Kind::kIntLit && t.is_signed))) {
-        diags_.Error("TypeMismatch", x.count->range,
+        diags_.Error(DiagKind::kTypeMismatch, x.count->range,
                      "`repeat` needs an unsigned count, not `" + t.ToString() + "`");
       }
       CheckBlock(*x.body);
@@ -182,14 +182,14 @@ void Checker::CheckStmt(Stmt& s) {
         if (n < 0 || n > static_cast<__int128>(kMaxTasks)) {
           const std::string count = n < 0 ? "-" + std::to_string(static_cast<uint64_t>(-n))
                                            : std::to_string(static_cast<uint64_t>(n));
-          diags_.Error("TooManyTasks", x.hi->range,
+          diags_.Error(DiagKind::kTooManyTasks, x.hi->range,
                        "`parallel` makes " + count + " tasks; the range must give 0 to " +
                            std::to_string(kMaxTasks));
         }
       } else {
         for (Expr* e : {x.lo.get(), x.hi.get()}) {
           if (!e->constant && !e->type.IsError()) {
-            diags_.Error("NotConstant", e->range,
+            diags_.Error(DiagKind::kNotConstant, e->range,
                          "the task count of `parallel` must be a constant (tasks have static "
                          "storage in the controller)");
           }
@@ -203,7 +203,7 @@ void Checker::CheckStmt(Stmt& s) {
       for (auto& arm : s.As<AnyStmt>()->arms) {
         Type t = Check(*arm->call);
         if (!arm->call->IsAwait() && arm->call->resolved.kind != Resolution::Kind::kUnresolved) {
-          diags_.Error("TypeMismatch", arm->call->range,
+          diags_.Error(DiagKind::kTypeMismatch, arm->call->range,
                        "an `any` arm starts with a request or a fn call");
         }
         if (arm->binding) arm->binding->type = t;
@@ -238,7 +238,7 @@ Type Checker::CheckRange(Expr& lo, Expr& hi, const char* what) {
   Type t = Unify(a, b, lo, hi, "..");
   if (t.kind == Type::Kind::kIntLit) t = Type::Int(32, false);
   if (!t.IsError() && !t.IsInteger()) {
-    diags_.Error("TypeMismatch", lo.range,
+    diags_.Error(DiagKind::kTypeMismatch, lo.range,
                  std::string("`") + what + "` ranges over integers, not `" + t.ToString() + "`");
     return Type::Error();
   }
@@ -254,11 +254,11 @@ void Checker::CheckDecl(DeclStmt& d) {
   Type declared = d.type ? ResolveTypeRef(*d.type, false, "a variable") : Type::Error();
   Type init = d.init ? Check(*d.init) : Type::Error();
   if (d.binding->kind == Binding::Kind::kLet && !d.init) {
-    diags_.Error("MissingInitializer", d.range, "`let " + d.binding->name +
-                                                    "` needs a value; use `var` to assign later");
+    diags_.Error(DiagKind::kMissingInitializer, d.range,
+                 "`let " + d.binding->name + "` needs a value; use `var` to assign later");
   }
   if (!d.type && !d.init) {
-    diags_.Error("MissingType", d.range,
+    diags_.Error(DiagKind::kMissingType, d.range,
                  "`var " + d.binding->name + "` needs a type or an initial value");
   }
   if (d.type) {
@@ -271,7 +271,7 @@ void Checker::CheckDecl(DeclStmt& d) {
     Coerce(*d.init, init, "initial value");
   }
   if (init.kind == Type::Kind::kVoid || init.kind == Type::Kind::kBuffers) {
-    diags_.Error("TypeMismatch", d.init->range,
+    diags_.Error(DiagKind::kTypeMismatch, d.init->range,
                  "`" + init.ToString() + "` cannot be stored in a variable");
     init = Type::Error();
   }
@@ -283,18 +283,18 @@ void Checker::CheckAssign(AssignStmt& a) {
   Type target = Check(*a.target);
   auto* name = a.target->As<NameExpr>();
   if (!name) {
-    diags_.Error("NotAssignable", a.target->range, "only a variable can be assigned");
+    diags_.Error(DiagKind::kNotAssignable, a.target->range, "only a variable can be assigned");
     return;
   }
   const Resolution& r = name->resolved;
   if (r.kind == Resolution::Kind::kUnresolved) return;
   if (r.kind != Resolution::Kind::kBinding || !r.binding->IsMutable()) {
-    Diagnostic& d = diags_.Error("AssignToImmutable", a.target->range,
-                                 "`" + name->name + "` cannot be assigned" +
-                                     (r.kind == Resolution::Kind::kBinding &&
-                                              r.binding->kind == Binding::Kind::kLet
-                                          ? "; declare it with `var`"
-                                          : ""));
+    Diagnostic& d = diags_.Error(
+        DiagKind::kAssignToImmutable, a.target->range,
+        "`" + name->name + "` cannot be assigned" +
+            (r.kind == Resolution::Kind::kBinding && r.binding->kind == Binding::Kind::kLet
+                 ? "; declare it with `var`"
+                 : ""));
     if (r.kind == Resolution::Kind::kBinding)
       d.notes.push_back({r.binding->range, "declared here"});
     return;
@@ -310,7 +310,7 @@ void Checker::CheckAssign(AssignStmt& a) {
     return;
   }
   if (!target.IsInteger()) {
-    diags_.Error("TypeMismatch", a.range,
+    diags_.Error(DiagKind::kTypeMismatch, a.range,
                  "`" + a.op + "` needs an integer variable, not `" + target.ToString() + "`");
     return;
   }

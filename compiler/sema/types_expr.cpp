@@ -62,7 +62,7 @@ void Checker::Coerce(Expr& e, Type target, const char* what) {
   if (t.kind == Type::Kind::kIntLit && target.kind == Type::Kind::kInt) {
     const __int128 v = e.constant ? ConstToWide(*e.constant, t) : 0;
     if (e.constant && !FitsIn(v, target)) {
-      diags_.Error("LiteralOutOfRange", e.range,
+      diags_.Error(DiagKind::kLiteralOutOfRange, e.range,
                    "`" + std::string(t.is_signed ? "-" : "") +
                        std::to_string(static_cast<uint64_t>(t.is_signed ? -v : v)) +
                        "` does not fit in `" + target.ToString() + "`");
@@ -72,9 +72,9 @@ void Checker::Coerce(Expr& e, Type target, const char* what) {
     return;
   }
   if (ImplicitIntOk(t, target)) return;
-  Diagnostic& d = diags_.Error("TypeMismatch", e.range,
-                               std::string(what) + " must be `" + target.ToString() +
-                                   "`, found `" + t.ToString() + "`");
+  Diagnostic& d = diags_.Error(
+      DiagKind::kTypeMismatch, e.range,
+      std::string(what) + " must be `" + target.ToString() + "`, found `" + t.ToString() + "`");
   if (t.kind == Type::Kind::kInt && target.kind == Type::Kind::kInt) {
     d.notes.push_back({e.range, "convert explicitly with `" + target.ToString() + "(...)`"});
   }
@@ -94,9 +94,9 @@ Type Checker::Unify(Type a, Type b, Expr& lhs, Expr& rhs, const std::string& op)
   if (a == b) return a;
   if (ImplicitIntOk(a, b)) return b;
   if (ImplicitIntOk(b, a)) return a;
-  Diagnostic& d = diags_.Error("TypeMismatch", rhs.range,
-                               "`" + op + "` between `" + a.ToString() + "` and `" +
-                                   b.ToString() + "`");
+  Diagnostic& d =
+      diags_.Error(DiagKind::kTypeMismatch, rhs.range,
+                   "`" + op + "` between `" + a.ToString() + "` and `" + b.ToString() + "`");
   if (a.kind == Type::Kind::kInt && b.kind == Type::Kind::kInt) {
     d.notes.push_back({lhs.range, "convert one side explicitly, e.g. `" + b.ToString() + "(...)`"});
   }
@@ -108,7 +108,8 @@ Type Checker::Check(Expr& e) {
     case Expr::Kind::kInt: {
       auto& x = *e.As<IntLit>();
       if (x.overflow) {
-        diags_.Error("LiteralOutOfRange", x.range, "integer literal does not fit in 64 bits");
+        diags_.Error(DiagKind::kLiteralOutOfRange, x.range,
+                     "integer literal does not fit in 64 bits");
         return e.type = Type::Error();
       }
       __int128 v = x.value;
@@ -117,18 +118,19 @@ Type Checker::Check(Expr& e) {
         bool is_duration = false;
         auto scale = UnitScale(x.unit, &is_duration);
         if (!scale) {
-          diags_.Error("UnknownUnit", x.range,
-                       "unknown unit `" + x.unit + "`; durations use ns, us, ms, s and sizes B, "
-                                                   "KiB, MiB, GiB");
+          diags_.Error(DiagKind::kUnknownUnit, x.range,
+                       "unknown unit `" + x.unit +
+                           "`; durations use ns, us, ms, s and sizes B, "
+                           "KiB, MiB, GiB");
           return e.type = Type::Error();
         }
         v *= *scale;
         if (v > UINT64_MAX) {
-          diags_.Error("LiteralOutOfRange", x.range, "quantity does not fit in 64 bits");
+          diags_.Error(DiagKind::kLiteralOutOfRange, x.range, "quantity does not fit in 64 bits");
           return e.type = Type::Error();
         }
         if (is_duration && !DurationInRange(v)) {
-          diags_.Error("LiteralOutOfRange", x.range,
+          diags_.Error(DiagKind::kLiteralOutOfRange, x.range,
                        "duration out of range: " + std::string(kDurationRange));
           return e.type = Type::Error();
         }
@@ -148,7 +150,8 @@ Type Checker::Check(Expr& e) {
         case Resolution::Kind::kConst: {
           auto* c = const_cast<ConstDecl*>(r.constant);
           if (checking_.count(c) || (cycle_names_.count(&x) && !checked_.count(c))) {
-            diags_.Error("NotConstant", x.range, "constant `" + c->name + "` depends on itself");
+            diags_.Error(DiagKind::kNotConstant, x.range,
+                         "constant `" + c->name + "` depends on itself");
             return e.type = Type::Error();
           }
           CheckConst(*c);
@@ -172,13 +175,13 @@ Type Checker::Check(Expr& e) {
       Type index = Check(*x.index);
       if (base.IsError() || index.IsError()) return e.type = Type::Error();
       if (base.kind != Type::Kind::kBuffers) {
-        diags_.Error("TypeMismatch", x.base->range,
+        diags_.Error(DiagKind::kTypeMismatch, x.base->range,
                      "only `buffers` can be indexed, not `" + base.ToString() + "`" +
                          (base.kind == Type::Kind::kBytes ? "; slice bytes with `[a..b]`" : ""));
         return e.type = Type::Error();
       }
       if (!index.IsInteger()) {
-        diags_.Error("TypeMismatch", x.index->range,
+        diags_.Error(DiagKind::kTypeMismatch, x.index->range,
                      "a buffer index is an integer, not `" + index.ToString() + "`");
       }
       return e.type = Type::Bytes();
@@ -190,16 +193,16 @@ Type Checker::Check(Expr& e) {
         if (!end) continue;
         Type t = Check(*end);
         if (!t.IsError() && !t.IsInteger()) {
-          diags_.Error("TypeMismatch", end->range,
+          diags_.Error(DiagKind::kTypeMismatch, end->range,
                        "a slice bound is an integer, not `" + t.ToString() + "`");
         }
       }
       if (base.IsError()) return e.type = Type::Error();
       if (base.kind != Type::Kind::kBytes) {
-        diags_.Error("TypeMismatch", x.base->range,
-                     "only `bytes` can be sliced, not `" + base.ToString() + "`" +
-                         (base.kind == Type::Kind::kBuffers ? "; pick a buffer first: `b[i][..n]`"
-                                                            : ""));
+        diags_.Error(
+            DiagKind::kTypeMismatch, x.base->range,
+            "only `bytes` can be sliced, not `" + base.ToString() + "`" +
+                (base.kind == Type::Kind::kBuffers ? "; pick a buffer first: `b[i][..n]`" : ""));
         return e.type = Type::Error();
       }
       return e.type = Type::Bytes();
@@ -209,9 +212,10 @@ Type Checker::Check(Expr& e) {
       Type t = Check(*x.operand);
       if (t.IsError()) return e.type = Type::Error();
       if (!t.IsResult()) {
-        diags_.Error("TypeMismatch", x.range,
+        diags_.Error(DiagKind::kTypeMismatch, x.range,
                      "`?` needs a result that can be negative (a request, a fn call, a signed "
-                     "integer), not `" + t.ToString() + "`");
+                     "integer), not `" +
+                         t.ToString() + "`");
         return e.type = Type::Error();
       }
       return e.type = t.kind == Type::Kind::kFd ? t : Type::Int(t.bits, false);
@@ -228,7 +232,7 @@ Type Checker::Check(Expr& e) {
       if (t.kind == Type::Kind::kIntLit) {
         __int128 v = -ConstToWide(*x.operand->constant, t);
         if (v < INT64_MIN) {
-          diags_.Error("LiteralOutOfRange", x.range, "literal does not fit in 64 bits");
+          diags_.Error(DiagKind::kLiteralOutOfRange, x.range, "literal does not fit in 64 bits");
           return e.type = Type::Error();
         }
         e.constant = ConstValue{static_cast<uint64_t>(v)};
@@ -237,7 +241,7 @@ Type Checker::Check(Expr& e) {
         return e.type = r;
       }
       if (t.kind != Type::Kind::kInt || !t.is_signed) {
-        diags_.Error("TypeMismatch", x.range,
+        diags_.Error(DiagKind::kTypeMismatch, x.range,
                      "unary `-` needs a signed integer, not `" + t.ToString() + "`");
         return e.type = Type::Error();
       }
@@ -261,9 +265,10 @@ Type Checker::CheckBinary(BinaryExpr& b) {
       if (auto* c = x.As<CallExpr>(); c && c->IsAwait()) awaits = true;
     });
     if (awaits) {
-      diags_.Error("AwaitInShortCircuit", b.rhs->range,
-                   "the right side of `" + op + "` runs only sometimes and cannot await a request "
-                   "or fn; compute it first with `let`");
+      diags_.Error(DiagKind::kAwaitInShortCircuit, b.rhs->range,
+                   "the right side of `" + op +
+                       "` runs only sometimes and cannot await a request "
+                       "or fn; compute it first with `let`");
     }
     if (b.lhs->constant && b.rhs->constant) {
       bool d;
@@ -282,7 +287,7 @@ Type Checker::CheckBinary(BinaryExpr& b) {
                (op == "/" && ld && r.IsInteger())) {
       operand = Type::Duration();
     } else {
-      diags_.Error("TypeMismatch", b.range,
+      diags_.Error(DiagKind::kTypeMismatch, b.range,
                    "`" + op + "` between `" + l.ToString() + "` and `" + r.ToString() + "`");
       return Type::Error();
     }
@@ -290,7 +295,7 @@ Type Checker::CheckBinary(BinaryExpr& b) {
     // An fd compares with integers (a failed request yields a negative fd).
     const Type other = l.kind == Type::Kind::kFd ? r : l;
     if (!IsComparison(op) || !(other.IsInteger() || other.kind == Type::Kind::kFd)) {
-      diags_.Error("TypeMismatch", b.range,
+      diags_.Error(DiagKind::kTypeMismatch, b.range,
                    "an `fd` can only be compared, not combined with `" + op + "`");
       return Type::Error();
     }
@@ -308,7 +313,7 @@ Type Checker::CheckBinary(BinaryExpr& b) {
       if (operand.IsError()) return operand;
     }
   } else {
-    diags_.Error("TypeMismatch", b.range,
+    diags_.Error(DiagKind::kTypeMismatch, b.range,
                  "`" + op + "` between `" + l.ToString() + "` and `" + r.ToString() + "`");
     return Type::Error();
   }
@@ -328,7 +333,8 @@ Type Checker::CheckBinary(BinaryExpr& b) {
           return t;
         }
       } else if (!div0) {
-        diags_.Error("LiteralOutOfRange", b.range, "constant expression overflows 64 bits");
+        diags_.Error(DiagKind::kLiteralOutOfRange, b.range,
+                     "constant expression overflows 64 bits");
         return Type::Error();
       }
     } else if (operand.kind == Type::Kind::kDuration && !IsComparison(op)) {
@@ -337,7 +343,7 @@ Type Checker::CheckBinary(BinaryExpr& b) {
       if (v && DurationInRange(*v)) {
         b.constant = ConstValue{static_cast<uint64_t>(*v)};
       } else if (!div0) {
-        diags_.Error("LiteralOutOfRange", b.range,
+        diags_.Error(DiagKind::kLiteralOutOfRange, b.range,
                      "constant duration out of range: " + std::string(kDurationRange));
         return Type::Error();
       }
@@ -348,11 +354,11 @@ Type Checker::CheckBinary(BinaryExpr& b) {
       if (v) b.constant = *v;
     }
     if (div0) {
-      diags_.Error("DivisionByZero", b.rhs->range, "division by zero");
+      diags_.Error(DiagKind::kDivisionByZero, b.rhs->range, "division by zero");
       return Type::Error();
     }
   } else if ((op == "/" || op == "%") && b.rhs->constant && b.rhs->constant->bits == 0) {
-    diags_.Error("DivisionByZero", b.rhs->range, "division by zero");
+    diags_.Error(DiagKind::kDivisionByZero, b.rhs->range, "division by zero");
     return Type::Error();
   }
   return result;
@@ -366,7 +372,7 @@ Type Checker::CheckCall(CallExpr& c) {
     Coerce(*c.within->duration, Type::Duration(), "timeout");
     if (c.within->action) CheckStmt(*c.within->action);
     if (!c.IsAwait() && c.resolved.kind != Resolution::Kind::kUnresolved) {
-      diags_.Error("TypeMismatch", c.within->range,
+      diags_.Error(DiagKind::kTypeMismatch, c.within->range,
                    "`within` applies to a request or a fn call, not to `" + c.callee + "`");
     }
   }
@@ -375,9 +381,10 @@ Type Checker::CheckCall(CallExpr& c) {
     if (c.args.size() >= min && c.args.size() <= max) return true;
     std::string want = min == max ? std::to_string(min) : std::to_string(min) + " to " +
                                                               std::to_string(max);
-    diags_.Error("BadArguments", c.range,
-                 "`" + c.callee + "` takes " + want + " argument" + (max == 1 ? "" : "s") +
-                     ", got " + std::to_string(c.args.size()))
+    diags_
+        .Error(DiagKind::kBadArguments, c.range,
+               "`" + c.callee + "` takes " + want + " argument" + (max == 1 ? "" : "s") + ", got " +
+                   std::to_string(c.args.size()))
         .notes.push_back({c.callee_range, "signature: " + sig});
     return false;
   };
@@ -420,7 +427,7 @@ Type Checker::CheckCall(CallExpr& c) {
       if (!arity(2, 2, c.callee + "(a, b): the common integer type")) return Type::Error();
       if (args[0].IsError() || args[1].IsError()) return Type::Error();
       if (!args[0].IsInteger() || !args[1].IsInteger()) {
-        diags_.Error("TypeMismatch", c.range, "`" + c.callee + "` takes integers");
+        diags_.Error(DiagKind::kTypeMismatch, c.range, "`" + c.callee + "` takes integers");
         return Type::Error();
       }
       Type t = Unify(args[0], args[1], *c.args[0], *c.args[1], c.callee);
@@ -442,14 +449,14 @@ Type Checker::CheckCall(CallExpr& c) {
       };
       if (!numeric(from) || !(to.IsInteger() || to.kind == Type::Kind::kFd ||
                               to.kind == Type::Kind::kDuration)) {
-        diags_.Error("TypeMismatch", c.range,
+        diags_.Error(DiagKind::kTypeMismatch, c.range,
                      "cannot convert `" + from.ToString() + "` to `" + to.ToString() + "`");
         return to;
       }
       if (c.args[0]->constant) {
         const __int128 v = ConstToWide(*c.args[0]->constant, from);
         if (to.kind == Type::Kind::kDuration && !DurationInRange(v)) {
-          diags_.Error("LiteralOutOfRange", c.range,
+          diags_.Error(DiagKind::kLiteralOutOfRange, c.range,
                        "duration out of range: " + std::string(kDurationRange));
           return Type::Error();
         }

@@ -47,6 +47,8 @@ class SourceManager {
   uint32_t Add(std::string name, std::string text);
   /// The file with this id, or nullptr for 0 or an unknown id.
   const SourceFile* Get(uint32_t id) const;
+  /// Every file, in the order added (the first has id 1).
+  const std::vector<SourceFile>& files() const { return files_; }
 
  private:
   std::vector<SourceFile> files_;

@@ -53,7 +53,8 @@ Result<int> ArgFiles::Open(const std::string& param, const std::string& path,
       why = "it is a symbolic link, and PATH:" + mode + " does not follow links (name the file "
             "it points to)";
     }
-    return MakeError(err, "--arg " + param + ": cannot open `" + path + "` (" + mode + "): " + why);
+    return MakeError(DiagKind::kFileError, err,
+                     "--arg " + param + ": cannot open `" + path + "` (" + mode + "): " + why);
   }
   fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   files_.push_back({fd, path, create, created});
@@ -65,7 +66,8 @@ Result<void> ArgFiles::StartRun() {
     struct stat st;
     if (!f.create || f.created || fstat(f.fd, &st) != 0 || !S_ISREG(st.st_mode)) continue;
     if (ftruncate(f.fd, 0) != 0) {
-      return MakeError(errno, "cannot empty `" + f.path + "` (create): " + strerror(errno));
+      return MakeError(DiagKind::kFileError, errno,
+                       "cannot empty `" + f.path + "` (create): " + strerror(errno));
     }
   }
   started_ = true;

@@ -12,14 +12,16 @@ constexpr uint64_t kMaxBufferArg = uint64_t{65536} << 30;
 
 Result<uint64_t> ParseSize(const std::string& flag, const std::string& text) {
   auto n = ParseByteSize(text);
-  if (!n) return MakeError(n.error().code, flag + ": " + n.error().message);
+  if (!n)
+    return MakeError(DiagKind::kBadCommandLine, n.error().code, flag + ": " + n.error().message);
   return *n;
 }
 
 }  // namespace
 
 std::string RunUsage(const std::string& program) {
-  return "usage: " + program + " [options] OBJECT.bpf.o\n"
+  return "usage: " + program +
+         " [options] OBJECT.bpf.o\n"
          "Loads a controller onto a new ring, runs it until it finishes, prints its outputs.\n"
          "  --arg NAME=VALUE      set a global or `struct.member` (repeatable); VALUE is an\n"
          "                        integer, true/false, an enumerator, PATH:r|w|rw|create (opens\n"
@@ -30,6 +32,8 @@ std::string RunUsage(const std::string& program) {
          "  --mem-region BYTES    register a parameter region (IOU_REGION_MEM)\n"
          "  --verifier-log=FILE   write the verifier log there when loading fails\n"
          "  --log-size BYTES      verifier log kept (its tail; default 1M)\n"
+         "  --diagnostics-format=text|json  how errors are printed (stderr; json: an array of\n"
+         "                        {file, line, column, severity, kind, message, notes})\n"
          "  --max-enters N        give up after N io_uring_enter calls\n"
          "  --vm [--suite S]      run the same command in the project's VM (sid: 7.2,\n"
          "                        trixie-backports: 7.3, trixie-backports-7.1: 7.1) for\n"
@@ -40,7 +44,8 @@ std::string RunUsage(const std::string& program) {
 Result<RunArg> ParseRunArg(const std::string& text) {
   const size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0) {
-    return MakeError(EINVAL, "--arg `" + text + "`: expected NAME=VALUE");
+    return MakeError(DiagKind::kBadCommandLine, EINVAL,
+                     "--arg `" + text + "`: expected NAME=VALUE");
   }
   RunArg a;
   a.name = text.substr(0, eq);
@@ -51,8 +56,10 @@ Result<RunArg> ParseRunArg(const std::string& text) {
       auto size = ParseSize("--arg " + a.name, a.value.substr(7));
       if (!size) return size.error();
       if (*size == 0 || *size > kMaxBufferArg) {
-        return MakeError(EINVAL, "--arg " + a.name + ": a buffer needs 1 byte to 64 TiB (the "
-                                 "largest `buffers[65536] of 1 GiB`)");
+        return MakeError(DiagKind::kBadCommandLine, EINVAL,
+                         "--arg " + a.name +
+                             ": a buffer needs 1 byte to 64 TiB (the "
+                             "largest `buffers[65536] of 1 GiB`)");
       }
       a.size = *size;
     }
@@ -63,14 +70,17 @@ Result<RunArg> ParseRunArg(const std::string& text) {
   if (colon != std::string::npos) {
     const std::string mode = a.value.substr(colon + 1);
     if (mode != "r" && mode != "w" && mode != "rw" && mode != "create") {
-      return MakeError(EINVAL, "--arg " + a.name + ": `" + mode +
-                                   "` is not a file mode (use PATH:r, PATH:w, PATH:rw or "
-                                   "PATH:create)");
+      return MakeError(DiagKind::kBadCommandLine, EINVAL,
+                       "--arg " + a.name + ": `" + mode +
+                           "` is not a file mode (use PATH:r, PATH:w, PATH:rw or "
+                           "PATH:create)");
     }
     a.kind = RunArg::Kind::kFile;
     a.mode = mode;
     a.value = a.value.substr(0, colon);
-    if (a.value.empty()) return MakeError(EINVAL, "--arg " + a.name + ": the path is empty");
+    if (a.value.empty())
+      return MakeError(DiagKind::kBadCommandLine, EINVAL,
+                       "--arg " + a.name + ": the path is empty");
   }
   return a;
 }
@@ -89,7 +99,8 @@ Result<RunArgs> ParseRunArgs(int argc, char** argv) {
     }
     auto next = [&]() -> Result<std::string> {
       if (has_value) return value;
-      if (i + 1 >= argc) return MakeError(EINVAL, arg + " needs a value");
+      if (i + 1 >= argc)
+        return MakeError(DiagKind::kBadCommandLine, EINVAL, arg + " needs a value");
       return std::string(argv[++i]);
     };
     auto number = [&](uint64_t* dst) -> Result<void> {
@@ -123,30 +134,41 @@ Result<RunArgs> ParseRunArgs(int argc, char** argv) {
       out.suites.push_back(*v);
     } else if (arg == "--vm") {
       out.vm = true;
+    } else if (arg == "--diagnostics-format") {
+      auto v = next();
+      if (!v) return v.error();
+      if (*v != "text" && *v != "json") {
+        return MakeError(DiagKind::kBadCommandLine, EINVAL,
+                         "--diagnostics-format is `text` or `json`, not `" + *v + "`");
+      }
+      out.json_diagnostics = *v == "json";
     } else if (arg == "--sq-entries" || arg == "--cq-entries") {
       URINGC_TRY(number(&n));
-      if (n == 0 || n > 65536) return MakeError(EINVAL, arg + ": 1 to 65536 entries");
+      if (n == 0 || n > 65536)
+        return MakeError(DiagKind::kBadCommandLine, EINVAL, arg + ": 1 to 65536 entries");
       (arg == "--sq-entries" ? out.sq_entries : out.cq_entries) = static_cast<uint32_t>(n);
     } else if (arg == "--mem-region") {
       URINGC_TRY(number(&out.mem_region));
     } else if (arg == "--log-size") {
       URINGC_TRY(number(&out.log_size));
       if (out.log_size < 4096 || out.log_size > kMaxVerifierLogSize) {
-        return MakeError(EINVAL, "--log-size: 4096 to " + std::to_string(kMaxVerifierLogSize) +
-                                     " bytes (the kernel's limit)");
+        return MakeError(DiagKind::kBadCommandLine, EINVAL,
+                         "--log-size: 4096 to " + std::to_string(kMaxVerifierLogSize) +
+                             " bytes (the kernel's limit)");
       }
     } else if (arg == "--max-enters") {
       URINGC_TRY(number(&out.max_enters));
     } else if (arg.rfind("-", 0) == 0) {
-      return MakeError(EINVAL, "unknown option `" + arg + "`");
+      return MakeError(DiagKind::kBadCommandLine, EINVAL, "unknown option `" + arg + "`");
     } else if (out.object.empty()) {
       out.object = arg;
     } else {
-      return MakeError(EINVAL, "only one object can be run (got `" + out.object + "` and `" +
-                                   arg + "`)");
+      return MakeError(DiagKind::kBadCommandLine, EINVAL,
+                       "only one object can be run (got `" + out.object + "` and `" + arg + "`)");
     }
   }
-  if (!out.help && out.object.empty()) return MakeError(EINVAL, "no object file given");
+  if (!out.help && out.object.empty())
+    return MakeError(DiagKind::kBadCommandLine, EINVAL, "no object file given");
   return out;
 }
 

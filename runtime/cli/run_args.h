@@ -34,6 +34,7 @@ struct RunArgs {
   uint64_t log_size = 1 << 20;
   uint64_t max_enters = 0;
   bool vm = false;
+  bool json_diagnostics = false;    // --diagnostics-format=json
   std::vector<std::string> suites;  // --suite, for --vm
   bool help = false;
 };

@@ -19,12 +19,13 @@
 #include <new>
 #include <vector>
 
-#include "diag/formatter.h"
 #include "arg_files.h"
+#include "diag/formatter.h"
 #include "interrupt.h"
 #include "run_args.h"
 #include "temp_files.h"
 #include "uringc/controller.h"
+#include "uringc/error_diagnostic.h"
 #include "uringc/ring.h"
 
 namespace uringc {
@@ -32,6 +33,36 @@ namespace {
 
 volatile sig_atomic_t stop_requested = 0;
 void OnStop(int) { stop_requested = 1; }
+
+// Every failure of a run is printed here, once. Text: `PROGRAM: error: MESSAGE [Kind]`, or for a
+// verifier rejection its located diagnostic (already formatted in the message). JSON
+// (--diagnostics-format=json): an array of one diagnostic, as `uringc compile` prints them.
+void ReportError(const std::string& program, const RunArgs& args, const Error& e,
+                 const VerifierReport* report = nullptr) {
+  if (args.json_diagnostics) {
+    if (report) {
+      Diagnostic d = report->diagnostic;
+      if (!args.verifier_log.empty())
+        d.notes.push_back({{}, "the verifier log is in " + args.verifier_log});
+      std::fputs(FormatJson({d}, report->sources).c_str(), stderr);
+    } else {
+      std::fputs(FormatJson({DiagnosticOf(e)}, SourceManager()).c_str(), stderr);
+    }
+    return;
+  }
+  std::string text = EscapeForTerminal(e.message);
+  if (!report) {
+    const size_t eol = std::min(text.find('\n'), text.size());
+    text = program + ": error: " + text.substr(0, eol) + " [" + std::string(DiagKindName(e.kind)) +
+           "]" + text.substr(eol);
+  }
+  if (text.empty() || text.back() != '\n') text += '\n';
+  std::fputs(text.c_str(), stderr);
+  if (report && !args.verifier_log.empty() &&
+      e.message.find("cannot write the verifier log") == std::string::npos) {
+    std::fprintf(stderr, "note: the verifier log is in %s\n", args.verifier_log.c_str());
+  }
+}
 
 // Files and buffers handed to the controller; closed and freed when the command ends.
 struct Resources {
@@ -48,8 +79,11 @@ Result<void> GiveBuffer(Controller& ctl, const std::string& name, uint64_t size,
   void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                  -1, 0);
   if (p == MAP_FAILED) {
-    return MakeError(ENOMEM, "cannot allocate " + std::to_string(size) + " bytes for buffers "
-                             "parameter `" + name + "`: " + strerror(errno));
+    return MakeError(DiagKind::kOutOfMemory, ENOMEM,
+                     "cannot allocate " + std::to_string(size) +
+                         " bytes for buffers "
+                         "parameter `" +
+                         name + "`: " + strerror(errno));
   }
   res.buffers.emplace_back(p, size);
   return ctl.SetBuffer(name, p, size);
@@ -63,11 +97,13 @@ Result<void> ApplyArg(Controller& ctl, const RunArg& a, Resources& res) {
       auto v = ctl.globals().Find(a.name);
       if (!v) return v.error();
       if (v->type_name != kFdTypeName || v->size != 4 || v->kind != ValueKind::kSigned) {
-        return MakeError(EINVAL, "--arg " + a.name + "=" + a.value + ":" + a.mode + ": `" +
-                                 a.name + "` is " + v->type_name + ", not an fd parameter, so no "
-                                 "file is opened for it (a path goes to a parameter of type `" +
-                                 kFdTypeName + "`: an `fd` in .uring, `const volatile " +
-                                 kFdTypeName + "` in C)");
+        return MakeError(DiagKind::kBadParameter, EINVAL,
+                         "--arg " + a.name + "=" + a.value + ":" + a.mode + ": `" + a.name +
+                             "` is " + v->type_name +
+                             ", not an fd parameter, so no "
+                             "file is opened for it (a path goes to a parameter of type `" +
+                             kFdTypeName + "`: an `fd` in .uring, `const volatile " + kFdTypeName +
+                             "` in C)");
       }
       auto fd = res.files.Open(a.name, a.value, a.mode);
       if (!fd) return fd.error();
@@ -76,7 +112,9 @@ Result<void> ApplyArg(Controller& ctl, const RunArg& a, Resources& res) {
     case RunArg::Kind::kBuffer: {
       auto need = ctl.BufferBytes(a.name);
       auto r = need ? GiveBuffer(ctl, a.name, a.size ? a.size : *need, res) : need.error();
-      if (!r) return MakeError(r.error().code, "--arg " + a.name + "=buffer: " + r.error().message);
+      if (!r)
+        return MakeError(DiagKind::kBadParameter, r.error().code,
+                         "--arg " + a.name + "=buffer: " + r.error().message);
       return {};
     }
   }
@@ -269,7 +307,7 @@ int RunInVm(const RunArgs& args) {
   return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 }
 
-int RunCommand(int argc, char** argv, const std::string& program) {
+int RunCommand(int argc, char** argv, const std::string& program, const SourceTexts& texts) {
   stop_requested = 0;
   auto parsed = ParseRunArgs(argc, argv);
   if (!parsed) {
@@ -288,10 +326,10 @@ int RunCommand(int argc, char** argv, const std::string& program) {
   co.ops_map = args.ops_map;
   co.verifier_log_path = args.verifier_log;
   co.log_size = args.log_size;
+  co.source_texts = texts;
   auto ctl = Controller::OpenFile(args.object, co);
   if (!ctl) {
-    std::fprintf(stderr, "%s: %s\n", program.c_str(),
-                 EscapeForTerminal(ctl.error().message).c_str());
+    ReportError(program, args, ctl.error());
     return 1;
   }
   RingOptions ro;
@@ -307,15 +345,14 @@ int RunCommand(int argc, char** argv, const std::string& program) {
   }
   auto ring = Ring::Create(ro);
   if (!ring) {
-    std::fprintf(stderr, "%s: %s\n", program.c_str(), ring.error().message.c_str());
+    ReportError(program, args, ring.error());
     return 1;
   }
   Resources res;
   for (const RunArg& a : args.args) {
     auto r = ApplyArg(**ctl, a, res);
     if (!r) {
-      std::fprintf(stderr, "%s: %s\n", program.c_str(),
-                   EscapeForTerminal(r.error().message).c_str());
+      ReportError(program, args, r.error());
       return 1;
     }
   }
@@ -326,33 +363,24 @@ int RunCommand(int argc, char** argv, const std::string& program) {
                  ? GiveBuffer(**ctl, b.name, b.bytes, res)
                  : Result<void>();
     if (!r) {
-      std::fprintf(stderr, "%s: %s\n", program.c_str(), r.error().message.c_str());
+      ReportError(program, args, r.error());
       return 1;
     }
   }
   auto loaded = (*ctl)->Load(**ring);
   if (!loaded) {
-    // A verifier diagnostic is already `file:line:col: error: ...`; other errors get the name.
-    if (!(*ctl)->verifier_report()) std::fprintf(stderr, "%s: ", program.c_str());
-    std::fprintf(stderr, "%s", EscapeForTerminal(loaded.error().message).c_str());
-    if (loaded.error().message.empty() || loaded.error().message.back() != '\n')
-      std::fprintf(stderr, "\n");
-    if (!args.verifier_log.empty() && (*ctl)->verifier_report() &&
-        loaded.error().message.find("cannot write the verifier log") == std::string::npos) {
-      std::fprintf(stderr, "note: the verifier log is in %s\n", args.verifier_log.c_str());
-    }
+    ReportError(program, args, loaded.error(), (*ctl)->verifier_report());
     return 1;
   }
   auto attached = (*ctl)->Attach();
   if (!attached) {
-    std::fprintf(stderr, "%s: %s\n", program.c_str(),
-                 EscapeForTerminal(attached.error().message).c_str());
+    ReportError(program, args, attached.error());
     return 1;
   }
   // The run starts: only now are `PATH:create` files emptied.
   auto started = res.files.StartRun();
   if (!started) {
-    std::fprintf(stderr, "%s: %s\n", program.c_str(), started.error().message.c_str());
+    ReportError(program, args, started.error());
     return 1;
   }
   // Ctrl-C and SIGTERM stop the run cleanly: the enter returns -EINTR, outputs are printed.
@@ -368,8 +396,7 @@ int RunCommand(int argc, char** argv, const std::string& program) {
   while (true) {
     auto out = (*ctl)->Run(run_opts);
     if (!out) {
-      std::fprintf(stderr, "%s: %s\n", program.c_str(),
-                   EscapeForTerminal(out.error().message).c_str());
+      ReportError(program, args, out.error());
       return 1;
     }
     total.status = out->status;
@@ -393,13 +420,13 @@ int RunCommand(int argc, char** argv, const std::string& program) {
 
 }  // namespace
 
-int RunCommandMain(int argc, char** argv) {
+int RunCommandMain(int argc, char** argv, const SourceTexts& texts) {
   const std::string program = argc > 0 ? Basename(argv[0]) : "uringc-run";
   // Until the controller runs, a signal removes what the command made and ends it with 130.
   SignalScope scope;
   ExitOnSignal();
   try {
-    return RunCommand(argc, argv, program);
+    return RunCommand(argc, argv, program, texts);
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "%s: out of memory\n", program.c_str());
   } catch (const std::exception& e) {

@@ -5,9 +5,13 @@
 
 #include <string>
 
+#include "uringc/verifier_report.h"
+
 namespace uringc {
 
 /// Returns the process exit status: 0 done, 1 failure, 2 usage error, 130 interrupted.
-int RunCommandMain(int argc, char** argv);
+/// `texts`: the sources of the object, when the caller compiled it from them (verifier reports
+/// quote these; see BuildVerifierReport).
+int RunCommandMain(int argc, char** argv, const SourceTexts& texts = {});
 
 }  // namespace uringc

@@ -17,8 +17,8 @@ Result<std::string> MakeTempDir(const std::string& prefix) {
   std::string dir = std::string(tmp && *tmp ? tmp : "/tmp") + "/" + prefix + "-XXXXXX";
   SignalBlock block;  // made and registered, or neither
   if (mkdtemp(dir.data()) == nullptr) {
-    return MakeError(errno, "cannot create a temporary directory (" + dir + "): " +
-                                strerror(errno));
+    return MakeError(DiagKind::kFileError, errno,
+                     "cannot create a temporary directory (" + dir + "): " + strerror(errno));
   }
   RemoveOnSignal(dir);
   return dir;
@@ -29,7 +29,9 @@ Result<void> WriteNewFile(const std::string& path, std::string_view bytes) {
   {
     SignalBlock block;
     fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0) return MakeError(errno, "cannot create `" + path + "`: " + strerror(errno));
+    if (fd < 0)
+      return MakeError(DiagKind::kFileError, errno,
+                       "cannot create `" + path + "`: " + strerror(errno));
     RemoveOnSignal(path);
   }
   int err = 0;
@@ -42,7 +44,7 @@ Result<void> WriteNewFile(const std::string& path, std::string_view bytes) {
   if (close(fd) != 0 && !err) err = errno;
   if (err) {
     RemoveTemp(path);
-    return MakeError(err, "cannot write `" + path + "`: " + strerror(err));
+    return MakeError(DiagKind::kFileError, err, "cannot write `" + path + "`: " + strerror(err));
   }
   return {};
 }

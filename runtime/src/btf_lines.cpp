@@ -27,13 +27,13 @@ Result<std::string_view> ElfSection(std::string_view elf, std::string_view name)
   Elf64_Ehdr eh;
   if (!ReadAt(elf, 0, &eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
       eh.e_ident[EI_CLASS] != ELFCLASS64) {
-    return MakeError(EINVAL, "not a 64-bit ELF object");
+    return MakeError(DiagKind::kBadObject, EINVAL, "not a 64-bit ELF object");
   }
   Elf64_Shdr names;
   if (eh.e_shentsize != sizeof(Elf64_Shdr) ||
       !ReadAt(elf, eh.e_shoff + size_t{eh.e_shstrndx} * sizeof(Elf64_Shdr), &names) ||
       names.sh_offset > elf.size() || elf.size() - names.sh_offset < names.sh_size) {
-    return MakeError(EINVAL, "the ELF object's section headers are damaged");
+    return MakeError(DiagKind::kBadObject, EINVAL, "the ELF object's section headers are damaged");
   }
   const std::string_view strtab = elf.substr(names.sh_offset, names.sh_size);
   for (uint16_t i = 0; i < eh.e_shnum; ++i) {
@@ -42,7 +42,8 @@ Result<std::string_view> ElfSection(std::string_view elf, std::string_view name)
     if (CString(strtab, sh.sh_name) != name) continue;
     if (sh.sh_type == SHT_NOBITS) return std::string_view();
     if (sh.sh_offset > elf.size() || elf.size() - sh.sh_offset < sh.sh_size) {
-      return MakeError(EINVAL, "ELF section " + std::string(name) + " lies outside the file");
+      return MakeError(DiagKind::kBadObject, EINVAL,
+                       "ELF section " + std::string(name) + " lies outside the file");
     }
     return elf.substr(sh.sh_offset, sh.sh_size);
   }
@@ -63,10 +64,11 @@ Result<std::vector<LineInfo>> ReadLineInfo(std::string_view elf) {
     uint8_t version, flags;
     uint32_t hdr_len, type_off, type_len, str_off, str_len;
   } bh;
-  if (!ReadAt(*btf, 0, &bh) || bh.magic != 0xeB9F) return MakeError(EINVAL, "bad .BTF header");
+  if (!ReadAt(*btf, 0, &bh) || bh.magic != 0xeB9F)
+    return MakeError(DiagKind::kBadObject, EINVAL, "bad .BTF header");
   const size_t str_start = size_t{bh.hdr_len} + bh.str_off;
   if (str_start > btf->size() || btf->size() - str_start < bh.str_len) {
-    return MakeError(EINVAL, ".BTF string section out of range");
+    return MakeError(DiagKind::kBadObject, EINVAL, ".BTF string section out of range");
   }
   const std::string_view strings = btf->substr(str_start, bh.str_len);
 
@@ -76,14 +78,16 @@ Result<std::vector<LineInfo>> ReadLineInfo(std::string_view elf) {
     uint8_t version, flags;
     uint32_t hdr_len, func_info_off, func_info_len, line_info_off, line_info_len;
   } eh;
-  if (!ReadAt(*ext, 0, &eh) || eh.magic != 0xeB9F) return MakeError(EINVAL, "bad .BTF.ext header");
+  if (!ReadAt(*ext, 0, &eh) || eh.magic != 0xeB9F)
+    return MakeError(DiagKind::kBadObject, EINVAL, "bad .BTF.ext header");
   size_t pos = size_t{eh.hdr_len} + eh.line_info_off;
   const size_t end = pos + eh.line_info_len;
-  if (end > ext->size()) return MakeError(EINVAL, ".BTF.ext line_info out of range");
+  if (end > ext->size())
+    return MakeError(DiagKind::kBadObject, EINVAL, ".BTF.ext line_info out of range");
   uint32_t rec_size = 0;
   if (eh.line_info_len == 0) return out;
   if (!ReadAt(*ext, pos, &rec_size) || rec_size < 16) {
-    return MakeError(EINVAL, ".BTF.ext line_info record size is wrong");
+    return MakeError(DiagKind::kBadObject, EINVAL, ".BTF.ext line_info record size is wrong");
   }
   pos += 4;
   while (pos + 8 <= end) {
@@ -97,7 +101,7 @@ Result<std::vector<LineInfo>> ReadLineInfo(std::string_view elf) {
         uint32_t insn_off, file_name_off, line_off, line_col;
       } r;
       if (pos + rec_size > end || !ReadAt(*ext, pos, &r)) {
-        return MakeError(EINVAL, ".BTF.ext line_info is truncated");
+        return MakeError(DiagKind::kBadObject, EINVAL, ".BTF.ext line_info is truncated");
       }
       out.push_back({section, r.insn_off / 8, std::string(CString(strings, r.file_name_off)),
                      r.line_col >> 10, r.line_col & 0x3ff,

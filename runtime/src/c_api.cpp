@@ -18,11 +18,13 @@ struct uringc_ring {
 struct uringc_ctl {
   std::unique_ptr<uringc::Controller> ctl;
   std::string last_error;
+  std::string_view last_kind;  // a name of diag/kinds.def, "" with no error
 };
 
 namespace {
 
 thread_local std::string last_error;
+thread_local std::string_view last_kind;
 
 // Copies the caller's options (of their compiled size) into a zeroed struct of ours.
 template <typename T>
@@ -39,7 +41,10 @@ bool ReadOpts(const T* in, T* out) {
 }
 
 int Fail(uringc_ctl* ctl, const uringc::Error& e) {
-  if (ctl) ctl->last_error = e.message;
+  if (ctl) {
+    ctl->last_error = e.message;
+    ctl->last_kind = uringc::DiagKindName(e.kind);
+  }
   return e.code;
 }
 
@@ -48,17 +53,19 @@ uringc::Error FromException(std::exception_ptr e) {
   try {
     std::rethrow_exception(e);
   } catch (const std::bad_alloc&) {
-    return uringc::Error{-ENOMEM, "out of memory"};
+    return uringc::MakeError(uringc::DiagKind::kOutOfMemory, ENOMEM, "out of memory");
   } catch (const std::exception& x) {
-    return uringc::Error{-EIO, std::string("internal error: ") + x.what()};
+    return uringc::MakeError(uringc::DiagKind::kInternalError, EIO,
+                             std::string("internal error: ") + x.what());
   } catch (...) {
-    return uringc::Error{-EIO, "internal error"};
+    return uringc::MakeError(uringc::DiagKind::kInternalError, EIO, "internal error");
   }
 }
 
 // In the catch of a function-try-block: the exception becomes its errno and the last error.
 int Caught(uringc_ctl* ctl) {
   const uringc::Error e = FromException(std::current_exception());
+  if (ctl) ctl->last_kind = uringc::DiagKindName(e.kind);
   try {
     if (ctl) ctl->last_error = e.message;
   } catch (...) {
@@ -71,6 +78,7 @@ int Caught(uringc_ctl* ctl) {
 template <typename T>
 T* CaughtNew() {
   const uringc::Error e = FromException(std::current_exception());
+  last_kind = uringc::DiagKindName(e.kind);
   try {
     last_error = e.message;
   } catch (...) {
@@ -84,6 +92,7 @@ template <typename T>
 int Check(uringc_ctl* ctl, const uringc::Result<T>& r) {
   if (r.ok()) {
     ctl->last_error.clear();
+    ctl->last_kind = {};
     return 0;
   }
   return Fail(ctl, r.error());
@@ -97,6 +106,7 @@ uringc_ring* uringc_ring__create(const uringc_ring_opts* opts) try {
   uringc_ring_opts o;
   if (!ReadOpts(opts, &o)) {
     last_error = "uringc_ring_opts: bad sz or unknown fields set";
+    last_kind = uringc::DiagKindName(uringc::DiagKind::kApiMisuse);
     errno = EINVAL;
     return nullptr;
   }
@@ -108,6 +118,7 @@ uringc_ring* uringc_ring__create(const uringc_ring_opts* opts) try {
   auto r = uringc::Ring::Create(ro);
   if (!r) {
     last_error = r.error().message;
+    last_kind = uringc::DiagKindName(r.error().kind);
     errno = -r.error().code;
     return nullptr;
   }
@@ -130,6 +141,7 @@ static uringc_ctl* OpenCommon(const uringc_ctl_open_opts* opts, const char* path
   uringc_ctl_open_opts o;
   if (!ReadOpts(opts, &o)) {
     last_error = "uringc_ctl_open_opts: bad sz or unknown fields set";
+    last_kind = uringc::DiagKindName(uringc::DiagKind::kApiMisuse);
     errno = EINVAL;
     return nullptr;
   }
@@ -142,6 +154,7 @@ static uringc_ctl* OpenCommon(const uringc_ctl_open_opts* opts, const char* path
                 : uringc::Controller::OpenMemory(buf, size, co);
   if (!r) {
     last_error = r.error().message;
+    last_kind = uringc::DiagKindName(r.error().kind);
     errno = -r.error().code;
     return nullptr;
   }
@@ -206,6 +219,7 @@ int uringc_ctl__buffer_size(uringc_ctl* ctl, const char* name, uint64_t* size) t
   auto r = ctl->ctl->BufferBytes(name);
   if (!r) return Fail(ctl, r.error());
   ctl->last_error.clear();
+  ctl->last_kind = {};
   *size = *r;
   return 0;
 } catch (...) {
@@ -227,9 +241,10 @@ int uringc_ctl__get_bytes(uringc_ctl* ctl, const char* name, void* data, size_t 
   auto r = ctl->ctl->GetBytes(name);
   if (!r) return Fail(ctl, r.error());
   if (r->size() != size) {
-    return Fail(ctl, uringc::MakeError(EINVAL, "`" + std::string(name) + "` has " +
-                                                   std::to_string(r->size()) + " bytes, not " +
-                                                   std::to_string(size)));
+    return Fail(ctl,
+                uringc::MakeError(uringc::DiagKind::kBadParameter, EINVAL,
+                                  "`" + std::string(name) + "` has " + std::to_string(r->size()) +
+                                      " bytes, not " + std::to_string(size)));
   }
   memcpy(data, r->data(), size);
   return 0;
@@ -261,9 +276,11 @@ int uringc_ctl__detach(uringc_ctl* ctl) try {
 int uringc_ctl__run(uringc_ctl* ctl, const uringc_run_opts* opts, uringc_run_result* result) try {
   if (!ctl) return -EINVAL;
   uringc_run_opts o;
-  if (!ReadOpts(opts, &o)) return Fail(ctl, uringc::MakeError(EINVAL, "uringc_run_opts: bad sz"));
+  if (!ReadOpts(opts, &o))
+    return Fail(ctl, uringc::MakeError(uringc::DiagKind::kApiMisuse, EINVAL, "uringc_run_opts: bad sz"));
   if (result && result->sz < sizeof(size_t)) {
-    return Fail(ctl, uringc::MakeError(EINVAL, "uringc_run_result: sz not set"));
+    return Fail(ctl,
+                uringc::MakeError(uringc::DiagKind::kApiMisuse, EINVAL, "uringc_run_result: sz not set"));
   }
   uringc::RunOptions ro;
   ro.return_on_interrupt = o.return_on_interrupt;
@@ -271,6 +288,7 @@ int uringc_ctl__run(uringc_ctl* ctl, const uringc_run_opts* opts, uringc_run_res
   auto r = ctl->ctl->Run(ro);
   if (!r) return Fail(ctl, r.error());
   ctl->last_error.clear();
+  ctl->last_kind = {};
   if (result) {
     uringc_run_result out{};
     out.sz = result->sz;
@@ -295,6 +313,12 @@ const char* uringc_ctl__last_error(const uringc_ctl* ctl) {
 }
 
 const char* uringc_last_error(void) { return last_error.c_str(); }
+
+const char* uringc_ctl__last_error_kind(const uringc_ctl* ctl) {
+  return ctl && !ctl->last_kind.empty() ? ctl->last_kind.data() : "";
+}
+
+const char* uringc_last_error_kind(void) { return last_kind.empty() ? "" : last_kind.data(); }
 
 void uringc_ctl__destroy(uringc_ctl* ctl) { delete ctl; }
 

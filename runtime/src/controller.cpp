@@ -69,8 +69,9 @@ std::string WriteVerifierLog(const std::string& path, const std::string& log) {
 // be anything, hence the 64-bit sum.
 Result<std::vector<uint8_t>> VarBytes(const GlobalVar& v, const uint8_t* section, size_t size) {
   if (uint64_t{v.offset} + v.size > size) {
-    return MakeError(EINVAL, "`" + v.name + "` lies outside " + v.section + " (" +
-                                 std::to_string(size) + " bytes)");
+    return MakeError(
+        DiagKind::kBadObject, EINVAL,
+        "`" + v.name + "` lies outside " + v.section + " (" + std::to_string(size) + " bytes)");
   }
   return std::vector<uint8_t>(section + v.offset, section + v.offset + v.size);
 }
@@ -129,7 +130,7 @@ Result<std::unique_ptr<Controller>> Controller::OpenFile(const std::string& path
   // A regular file only (a FIFO would block, /dev/zero never ends), and bounded.
   std::string bytes, error;
   if (const int e = ReadRegularFile(path, kMaxObjectFileSize, "a controller object", bytes, error))
-    return MakeError(e, "cannot load controller object: " + error);
+    return MakeError(DiagKind::kFileError, e, "cannot load controller object: " + error);
   ControllerOptions o = options;
   if (o.object_name.empty()) o.object_name = ObjectNameFromPath(path);
   return OpenMemory(bytes.data(), bytes.size(), o);
@@ -138,19 +139,19 @@ Result<std::unique_ptr<Controller>> Controller::OpenFile(const std::string& path
 Result<std::unique_ptr<Controller>> Controller::OpenMemory(const void* data, size_t size,
                                                            const ControllerOptions& options) {
   if (options.log_size < kMinVerifierLogSize || options.log_size > kMaxVerifierLogSize) {
-    return MakeError(EINVAL, "the verifier log size must be " +
-                                 std::to_string(kMinVerifierLogSize) + " to " +
-                                 std::to_string(kMaxVerifierLogSize) +
-                                 " bytes (the kernel's limit), not " +
-                                 std::to_string(options.log_size));
+    return MakeError(DiagKind::kApiMisuse, EINVAL,
+                     "the verifier log size must be " + std::to_string(kMinVerifierLogSize) +
+                         " to " + std::to_string(kMaxVerifierLogSize) +
+                         " bytes (the kernel's limit), not " + std::to_string(options.log_size));
   }
   std::unique_ptr<Controller> c(new (std::nothrow) Controller());
-  if (!c) return MakeError(ENOMEM, "out of memory");
+  if (!c) return MakeError(DiagKind::kOutOfMemory, ENOMEM, "out of memory");
   try {
     c->elf_.assign(static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + size);
   } catch (const std::bad_alloc&) {
-    return MakeError(ENOMEM, "a controller object of " + std::to_string(size) +
-                                 " bytes does not fit in memory");
+    return MakeError(
+        DiagKind::kOutOfMemory, ENOMEM,
+        "a controller object of " + std::to_string(size) + " bytes does not fit in memory");
   }
   c->options_ = options;
   if (c->options_.object_name.empty()) c->options_.object_name = "controller";
@@ -164,8 +165,9 @@ Result<void> Controller::Init(const ControllerOptions&) {
   object_ = bpf_object__open_mem(elf_.data(), elf_.size(), &open_opts);
   if (!object_) {
     const int err = -errno;
-    return MakeError(err, "`" + options_.object_name + "` is not a BPF object libbpf can open (" +
-                              strerror(-err) + ")\n" + libbpf_messages_);
+    return MakeError(DiagKind::kBadObject, err,
+                     "`" + options_.object_name + "` is not a BPF object libbpf can open (" +
+                         strerror(-err) + ")\n" + libbpf_messages_);
   }
   // The io_uring_bpf_ops map: the one named, or the only one.
   std::vector<bpf_map*> ops;
@@ -175,9 +177,11 @@ Result<void> Controller::Init(const ControllerOptions&) {
       ops.push_back(map);
   }
   if (ops.empty()) {
-    return MakeError(EINVAL, "`" + options_.object_name + "` has no `struct io_uring_bpf_ops` "
-                             "variable in a `.struct_ops.link` section, so it is not a "
-                             "controller");
+    return MakeError(DiagKind::kBadObject, EINVAL,
+                     "`" + options_.object_name +
+                         "` has no `struct io_uring_bpf_ops` "
+                         "variable in a `.struct_ops.link` section, so it is not a "
+                         "controller");
   }
   for (bpf_map* m : ops) {
     if (options_.ops_map.empty() ? ops.size() == 1 : options_.ops_map == bpf_map__name(m)) ops_ = m;
@@ -185,19 +189,22 @@ Result<void> Controller::Init(const ControllerOptions&) {
   if (!ops_) {
     std::string names;
     for (bpf_map* m : ops) names += std::string(names.empty() ? "" : ", ") + bpf_map__name(m);
-    return MakeError(EINVAL, options_.ops_map.empty()
-                                 ? "`" + options_.object_name + "` has several controllers (" +
-                                       names + "): choose one (ops_map)"
-                                 : "`" + options_.object_name + "` has no controller `" +
-                                       options_.ops_map + "` (it has " + names + ")");
+    return MakeError(DiagKind::kBadObject, EINVAL,
+                     options_.ops_map.empty()
+                         ? "`" + options_.object_name + "` has several controllers (" + names +
+                               "): choose one (ops_map)"
+                         : "`" + options_.object_name + "` has no controller `" + options_.ops_map +
+                               "` (it has " + names + ")");
   }
   ops_name_ = bpf_map__name(ops_);
   // One struct_ops map per ring: the others are not created.
   for (bpf_map* m : ops)
     if (m != ops_) bpf_map__set_autocreate(m, false);
   if (MemberOffset(object_, ops_, "ring_fd") < 0) {
-    return MakeError(EINVAL, "`" + ops_name_ + "` has no `ring_fd` member: declare struct "
-                             "io_uring_bpf_ops as runtime/bpf/uringc_controller.bpf.h does");
+    return MakeError(DiagKind::kBadObject, EINVAL,
+                     "`" + ops_name_ +
+                         "` has no `ring_fd` member: declare struct "
+                         "io_uring_bpf_ops as runtime/bpf/uringc_controller.bpf.h does");
   }
   auto table = GlobalTable::FromBtf(bpf_object__btf(object_));
   if (!table) return table.error();
@@ -210,8 +217,9 @@ Result<void> Controller::Init(const ControllerOptions&) {
     // Not zeroed: the pages cost memory only once the kernel writes a log into them.
     std::unique_ptr<char[]> buf(new (std::nothrow) char[options_.log_size]);
     if (!buf) {
-      return MakeError(ENOMEM, "cannot allocate a verifier log of " +
-                                   std::to_string(options_.log_size) + " bytes");
+      return MakeError(
+          DiagKind::kOutOfMemory, ENOMEM,
+          "cannot allocate a verifier log of " + std::to_string(options_.log_size) + " bytes");
     }
     buf[0] = '\0';
     bpf_program__set_log_buf(prog, buf.get(), options_.log_size);
@@ -239,12 +247,13 @@ bpf_map* Controller::SectionMap(const std::string& section) const {
 
 Result<void> Controller::Write(const GlobalVar& v, const std::vector<uint8_t>& bytes) {
   bpf_map* map = SectionMap(v.section);
-  if (!map) return MakeError(ENOENT, "no map for section " + v.section);
+  if (!map) return MakeError(DiagKind::kBadObject, ENOENT, "no map for section " + v.section);
   if (!loaded_) {
     size_t size = 0;
     auto* data = static_cast<uint8_t*>(bpf_map__initial_value(map, &size));
     if (!data || v.offset + bytes.size() > size) {
-      return MakeError(EINVAL, "cannot write `" + v.name + "` in " + v.section);
+      return MakeError(DiagKind::kBadParameter, EINVAL,
+                       "cannot write `" + v.name + "` in " + v.section);
     }
     // A global of no bytes (an object's BTF may say so) has nothing to copy, and memcpy from
     // an empty vector's null data() is undefined (found by uringc_object_fuzz).
@@ -252,18 +261,21 @@ Result<void> Controller::Write(const GlobalVar& v, const std::vector<uint8_t>& b
     return {};
   }
   if (v.read_only()) {
-    return MakeError(EPERM, "`" + v.name + "` is a load-time constant (`const volatile`, in " +
-                                v.section + "): set it before load()");
+    return MakeError(DiagKind::kApiMisuse, EPERM,
+                     "`" + v.name + "` is a load-time constant (`const volatile`, in " + v.section +
+                         "): set it before load()");
   }
   std::vector<uint8_t> value(bpf_map__value_size(map));
   const uint32_t zero = 0;
   if (bpf_map_lookup_elem(bpf_map__fd(map), &zero, value.data()) != 0 ||
       v.offset + bytes.size() > value.size()) {
-    return MakeError(-errno, "cannot read " + v.section + " back from the kernel");
+    return MakeError(DiagKind::kMapAccessFailed, -errno,
+                     "cannot read " + v.section + " back from the kernel");
   }
   if (!bytes.empty()) memcpy(value.data() + v.offset, bytes.data(), bytes.size());
   if (bpf_map_update_elem(bpf_map__fd(map), &zero, value.data(), BPF_ANY) != 0) {
-    return MakeError(-errno, "cannot write `" + v.name + "` into the kernel's " + v.section);
+    return MakeError(DiagKind::kMapAccessFailed, -errno,
+                     "cannot write `" + v.name + "` into the kernel's " + v.section);
   }
   return {};
 }
@@ -300,9 +312,9 @@ Result<void> Controller::SetBytes(const std::string& name, const void* data, siz
   if (!v) return v.error();
   URINGC_TRY(CheckNotBuffer(*v));
   if (size != v->size) {
-    return MakeError(EINVAL, "`" + name + "` is " + v->type_name + " (" +
-                                 std::to_string(v->size) + " bytes), not " +
-                                 std::to_string(size) + " bytes");
+    return MakeError(DiagKind::kBadParameter, EINVAL,
+                     "`" + name + "` is " + v->type_name + " (" + std::to_string(v->size) +
+                         " bytes), not " + std::to_string(size) + " bytes");
   }
   const auto* p = static_cast<const uint8_t*>(data);
   return Write(*v, std::vector<uint8_t>(p, p + size));
@@ -312,19 +324,20 @@ Result<std::vector<uint8_t>> Controller::GetBytes(const std::string& name) {
   auto v = globals_.Find(name);
   if (!v) return v.error();
   bpf_map* map = SectionMap(v->section);
-  if (!map) return MakeError(ENOENT, "no map for section " + v->section);
+  if (!map) return MakeError(DiagKind::kBadObject, ENOENT, "no map for section " + v->section);
   if (!loaded_) {
     // Only the variable's bytes are copied: the section's size comes from the object and may be
     // gigabytes (libbpf maps it without touching it).
     size_t size = 0;
     auto* data = static_cast<const uint8_t*>(bpf_map__initial_value(map, &size));
-    if (!data) return MakeError(EINVAL, "cannot read " + v->section);
+    if (!data) return MakeError(DiagKind::kBadObject, EINVAL, "cannot read " + v->section);
     return VarBytes(*v, data, size);
   }
   std::vector<uint8_t> value(bpf_map__value_size(map));
   const uint32_t zero = 0;
   if (bpf_map_lookup_elem(bpf_map__fd(map), &zero, value.data()) != 0) {
-    return MakeError(-errno, "cannot read " + v->section + " from the kernel");
+    return MakeError(DiagKind::kMapAccessFailed, -errno,
+                     "cannot read " + v->section + " from the kernel");
   }
   return VarBytes(*v, value.data(), value.size());
 }
@@ -356,10 +369,12 @@ Result<void> Controller::SetRingConstants(const Ring& ring) {
     if (!globals_.Has(name)) continue;
     auto v = globals_.Find(name);
     if (!v->read_only()) {
-      return MakeError(EINVAL, "`" + name + "` must be a load-time constant: declare it "
-                               "`const volatile " +
-                                   std::string(name == "uringc_mem_addr" ? "__u64 " : "__u32 ") +
-                                   name + ";`");
+      return MakeError(DiagKind::kBadObject, EINVAL,
+                       "`" + name +
+                           "` must be a load-time constant: declare it "
+                           "`const volatile " +
+                           std::string(name == "uringc_mem_addr" ? "__u64 " : "__u32 ") + name +
+                           ";`");
     }
     auto r = SetUint(name, values[i]);
     if (!r) return r.error();
@@ -374,21 +389,22 @@ Result<void> Controller::CheckRingFits(const Ring& ring) {
   if (globals_.Has("uringc_mem_min")) {
     auto need = GetInt("uringc_mem_min");
     if (need && static_cast<uint64_t>(*need) > ring.mem_region_size()) {
-      return MakeError(EINVAL, "`" + ops_name_ + "` needs a parameter region of at least " +
-                                   std::to_string(*need) + " bytes (timeouts, sleeps, deadlines, " +
-                                   "openat paths) and the ring has " +
-                                   std::to_string(ring.mem_region_size()) +
-                                   ": create the ring with mem_region_size = uringc_mem_min");
+      return MakeError(DiagKind::kRingNotSupported, EINVAL,
+                       "`" + ops_name_ + "` needs a parameter region of at least " +
+                           std::to_string(*need) + " bytes (timeouts, sleeps, deadlines, " +
+                           "openat paths) and the ring has " +
+                           std::to_string(ring.mem_region_size()) +
+                           ": create the ring with mem_region_size = uringc_mem_min");
     }
   }
   if (globals_.Has("uringc_sq_max")) {
     auto max = GetInt("uringc_sq_max");
     if (max && *max > 0 && ring.layout().sq_entries > static_cast<uint64_t>(*max)) {
-      return MakeError(EINVAL, "`" + ops_name_ + "` handles rings of at most " +
-                                   std::to_string(*max) + " SQ entries (one timespec slot per " +
-                                   "SQE of a step) and the ring has " +
-                                   std::to_string(ring.layout().sq_entries) +
-                                   ": create it with fewer (--sq-entries)");
+      return MakeError(
+          DiagKind::kRingNotSupported, EINVAL,
+          "`" + ops_name_ + "` handles rings of at most " + std::to_string(*max) +
+              " SQ entries (one timespec slot per " + "SQE of a step) and the ring has " +
+              std::to_string(ring.layout().sq_entries) + ": create it with fewer (--sq-entries)");
     }
   }
   return {};
@@ -396,8 +412,9 @@ Result<void> Controller::CheckRingFits(const Ring& ring) {
 
 Result<void> Controller::Load(const Ring& ring) {
   if (loaded_) {
-    return MakeError(EALREADY, "the controller is already loaded for a ring; open the object "
-                               "again for another ring (one struct_ops map per ring)");
+    return MakeError(DiagKind::kApiMisuse, EALREADY,
+                     "the controller is already loaded for a ring; open the object "
+                     "again for another ring (one struct_ops map per ring)");
   }
   URINGC_TRY(CheckBuffersSet());
   URINGC_TRY(CheckRingFits(ring));
@@ -412,7 +429,8 @@ Result<void> Controller::Load(const Ring& ring) {
   auto* value = static_cast<uint8_t*>(bpf_map__initial_value(ops_, &size));
   const int off = MemberOffset(object_, ops_, "ring_fd");
   if (!value || off < 0 || static_cast<size_t>(off) + 4 > size) {
-    return MakeError(EINVAL, "cannot set `ring_fd` in `" + ops_name_ + "` (libbpf >= 1.2 needed)");
+    return MakeError(DiagKind::kLoadFailed, EINVAL,
+                     "cannot set `ring_fd` in `" + ops_name_ + "` (libbpf >= 1.2 needed)");
   }
   const uint32_t fd = static_cast<uint32_t>(ring.fd());
   memcpy(value + off, &fd, sizeof(fd));
@@ -436,51 +454,57 @@ Result<void> Controller::ReportLoadFailure(int err) {
     auto lines = ReadLineInfo(std::string_view(reinterpret_cast<const char*>(elf_.data()),
                                                elf_.size()));
     report_ = BuildVerifierReport(name, section, err, std::move(log),
-                                  lines ? *lines : std::vector<LineInfo>{});
+                                  lines ? *lines : std::vector<LineInfo>{}, options_.source_texts);
     has_report_ = true;
     std::string text = report_.text + log_note;
     if (err == -ENOSPC) {
       text += "note: the verifier log did not fit in " + std::to_string(options_.log_size) +
               " bytes; its tail was kept\n";
     }
-    return MakeError(err, text);
+    return MakeError(report_.hint.kind, err, text);
   }
   // libbpf's unresolved kfunc message also comes without a kernel log.
   const std::string log_note = WriteVerifierLog(options_.verifier_log_path, libbpf_messages_);
-  std::string text = ExplainLoadError(err, libbpf_messages_, ReadPrivileges());
-  if (!log_note.empty() && !text.empty() && text.back() != '\n') text += '\n';
-  return MakeError(err, text + log_note);
+  Error e = ExplainLoadError(err, libbpf_messages_, ReadPrivileges());
+  if (!log_note.empty() && !e.message.empty() && e.message.back() != '\n') e.message += '\n';
+  e.message += log_note;
+  return e;
 }
 
 Result<void> Controller::Attach() {
-  if (!loaded_) return MakeError(EINVAL, "load() the controller before attaching it");
-  if (link_) return MakeError(EALREADY, "the controller is already attached");
+  if (!loaded_)
+    return MakeError(DiagKind::kApiMisuse, EINVAL, "load() the controller before attaching it");
+  if (link_) return MakeError(DiagKind::kApiMisuse, EALREADY, "the controller is already attached");
   if (!ring_ || ring_->fd < 0) {
-    return MakeError(EBADF, "the controller's ring was closed; create a new ring and open the "
-                            "controller again");
+    return MakeError(DiagKind::kApiMisuse, EBADF,
+                     "the controller's ring was closed; create a new ring and open the "
+                     "controller again");
   }
   LibbpfCapture capture(&libbpf_messages_);
   link_ = bpf_map__attach_struct_ops(ops_);
   if (!link_) {
     const int err = -errno;
-    return MakeError(err, ExplainAttachError(err));
+    return ExplainAttachError(err);
   }
   return {};
 }
 
 Result<void> Controller::Detach() {
-  if (!link_) return MakeError(EINVAL, "the controller is not attached");
+  if (!link_) return MakeError(DiagKind::kApiMisuse, EINVAL, "the controller is not attached");
   const int err = bpf_link__destroy(link_);
   link_ = nullptr;
-  if (err) return MakeError(err, "detaching the controller failed (" +
-                                     std::string(strerror(-err)) + ")");
+  if (err)
+    return MakeError(DiagKind::kAttachFailed, err,
+                     "detaching the controller failed (" + std::string(strerror(-err)) + ")");
   return {};
 }
 
 Result<RunOutcome> Controller::Run(const RunOptions& options) {
-  if (!link_) return MakeError(EINVAL, "attach() the controller before running it");
+  if (!link_)
+    return MakeError(DiagKind::kApiMisuse, EINVAL, "attach() the controller before running it");
   if (!ring_ || ring_->fd < 0) {
-    return MakeError(EBADF, "the controller's ring was closed; nothing to run");
+    return MakeError(DiagKind::kApiMisuse, EBADF,
+                     "the controller's ring was closed; nothing to run");
   }
   ControllerLoop loop(*this, *ring_);
   return RunLoop(loop, options);

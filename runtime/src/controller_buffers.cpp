@@ -21,8 +21,11 @@ Result<void> Controller::ReadBufferParams() {
     if (!v.read_only() || v.size != 8 || !bytes || *bytes <= 0 || !p || p->size != 8 ||
         (p->kind != ValueKind::kUnsigned && p->kind != ValueKind::kSigned &&
          p->kind != ValueKind::kPointer)) {
-      return MakeError(EINVAL, "`" + v.name + "` must be a `const volatile __u64` of at least 1 "
-                               "(the bytes of the 64-bit buffers parameter `" + param + "`)");
+      return MakeError(DiagKind::kBadParameter, EINVAL,
+                       "`" + v.name +
+                           "` must be a `const volatile __u64` of at least 1 "
+                           "(the bytes of the 64-bit buffers parameter `" +
+                           param + "`)");
     }
     buffers_.push_back({param, static_cast<uint64_t>(*bytes)});
   }
@@ -36,22 +39,25 @@ Result<uint64_t> Controller::BufferBytes(const std::string& name) const {
   if (!v) return v.error();
   std::string names;
   for (const BufferParam& b : buffers_) names += (names.empty() ? "`" : ", `") + b.name + "`";
-  return MakeError(EINVAL, "`" + name + "` (" + v->type_name + ") is not a buffers parameter (" +
-                               (names.empty() ? "the controller declares none" : "those are " + names) +
-                               ")");
+  return MakeError(DiagKind::kBadParameter, EINVAL,
+                   "`" + name + "` (" + v->type_name + ") is not a buffers parameter (" +
+                       (names.empty() ? "the controller declares none" : "those are " + names) +
+                       ")");
 }
 
 Result<void> Controller::CheckNotBuffer(const GlobalVar& v) const {
   for (const BufferParam& b : buffers_) {
     if (v.name == b.name) {
-      return MakeError(EINVAL, "`" + b.name + "` is a buffers parameter of " +
-                                   std::to_string(b.bytes) + " bytes: give it memory with "
-                                   "SetBuffer (C: uringc_ctl__set_buffer), a pointer and a length, "
-                                   "not a number");
+      return MakeError(DiagKind::kBadParameter, EINVAL,
+                       "`" + b.name + "` is a buffers parameter of " + std::to_string(b.bytes) +
+                           " bytes: give it memory with "
+                           "SetBuffer (C: uringc_ctl__set_buffer), a pointer and a length, "
+                           "not a number");
     }
     if (v.name == kBufferBytesPrefix + b.name) {
-      return MakeError(EPERM, "`" + v.name + "` is the size the program was compiled for `" +
-                                  b.name + "`; it cannot be changed");
+      return MakeError(DiagKind::kBadParameter, EPERM,
+                       "`" + v.name + "` is the size the program was compiled for `" + b.name +
+                           "`; it cannot be changed");
     }
   }
   return {};
@@ -60,11 +66,14 @@ Result<void> Controller::CheckNotBuffer(const GlobalVar& v) const {
 Result<void> Controller::SetBuffer(const std::string& name, void* data, size_t size) {
   auto need = BufferBytes(name);
   if (!need) return need.error();
-  if (data == nullptr) return MakeError(EINVAL, "buffers parameter `" + name + "`: no memory (NULL)");
+  if (data == nullptr)
+    return MakeError(DiagKind::kBadParameter, EINVAL,
+                     "buffers parameter `" + name + "`: no memory (NULL)");
   if (size < *need) {
-    return MakeError(ENOBUFS, "buffers parameter `" + name + "` needs " + std::to_string(*need) +
-                                  " bytes of host memory (as compiled) and " +
-                                  std::to_string(size) + " were given");
+    return MakeError(DiagKind::kBadParameter, ENOBUFS,
+                     "buffers parameter `" + name + "` needs " + std::to_string(*need) +
+                         " bytes of host memory (as compiled) and " + std::to_string(size) +
+                         " were given");
   }
   auto v = globals_.Find(name);
   if (!v) return v.error();
@@ -79,10 +88,12 @@ Result<void> Controller::CheckBuffersSet() {
     auto addr = GetBytes(b.name);  // 8 bytes: a __u64 or a pointer
     if (!addr) return addr.error();
     if (std::all_of(addr->begin(), addr->end(), [](uint8_t x) { return x == 0; })) {
-      return MakeError(EINVAL, "buffers parameter `" + b.name + "` has no memory: give it " +
-                                   std::to_string(b.bytes) + " bytes with SetBuffer (C: "
-                                   "uringc_ctl__set_buffer) before load (`uringc run` allocates "
-                                   "them)");
+      return MakeError(DiagKind::kBadParameter, EINVAL,
+                       "buffers parameter `" + b.name + "` has no memory: give it " +
+                           std::to_string(b.bytes) +
+                           " bytes with SetBuffer (C: "
+                           "uringc_ctl__set_buffer) before load (`uringc run` allocates "
+                           "them)");
     }
   }
   return {};

@@ -1,4 +1,5 @@
-// Explanations for attach and load failures (see explain.h).
+// Explanations for attach and load failures (see explain.h): each errno gets its kind
+// (diag/kinds.def) and a sentence.
 #include "uringc/explain.h"
 
 #include <cerrno>
@@ -7,55 +8,78 @@
 
 namespace uringc {
 
-std::string ExplainAttachError(int err) {
+Error ExplainAttachError(int err) {
   const int e = err < 0 ? -err : err;
+  auto said = [err](DiagKind kind, std::string text) {
+    return MakeError(kind, err, std::move(text));
+  };
   const std::string what = "cannot attach the controller to the ring (" +
                            std::string(strerror(e)) + ")";
   switch (e) {
     case EOPNOTSUPP:
-      return what + ": the ring was not created with IORING_SETUP_DEFER_TASKRUN, or it uses "
-                    "SQPOLL or IOPOLL; controllers run only on SINGLE_ISSUER|DEFER_TASKRUN rings "
-                    "(create the ring with uringc::Ring / uringc_ring__create)";
+      return said(DiagKind::kRingNotSupported,
+                  what +
+                      ": the ring was not created with IORING_SETUP_DEFER_TASKRUN, or it uses "
+                      "SQPOLL or IOPOLL; controllers run only on SINGLE_ISSUER|DEFER_TASKRUN "
+                      "rings (create the ring with uringc::Ring / uringc_ring__create)");
     case EBUSY:
-      return what + ": the ring already has a controller attached; detach that one first (a "
-                    "ring runs one controller at a time)";
+      return said(DiagKind::kRingBusy,
+                  what +
+                      ": the ring already has a controller attached; detach that one first "
+                      "(a ring runs one controller at a time)");
     case EBADF:
-      return what + ": `ring_fd` is not an open io_uring ring (was the ring closed before "
-                    "attaching?)";
+      return said(DiagKind::kApiMisuse, what +
+                                            ": `ring_fd` is not an open io_uring ring (was "
+                                            "the ring closed before attaching?)");
     case EINVAL:
-      return what + ": the kernel rejected the struct_ops map (ring_fd not set, or a ring that is "
-                    "being torn down)";
+      return said(DiagKind::kAttachFailed,
+                  what +
+                      ": the kernel rejected the struct_ops map (ring_fd not set, or a ring "
+                      "that is being torn down)");
     case EPERM:
     case EACCES:
-      return what + ": " + MissingPrivileges(ReadPrivileges());
+      return said(DiagKind::kMissingPrivileges, what + ": " + MissingPrivileges(ReadPrivileges()));
     default:
-      return what;
+      return said(DiagKind::kAttachFailed, what);
   }
 }
 
-std::string ExplainLoadError(int err, const std::string& libbpf_messages, const Privileges& privs) {
+Error ExplainLoadError(int err, const std::string& libbpf_messages, const Privileges& privs) {
   const int e = err < 0 ? -err : err;
+  auto said = [err](DiagKind kind, std::string text) {
+    return MakeError(kind, err, std::move(text));
+  };
   const std::string what = "cannot load the controller (" + std::string(strerror(e)) + ")";
   std::smatch m;
   static const std::regex kfunc(R"(extern \(func ksym\) '([^']+)': not found in kernel)");
   if (std::regex_search(libbpf_messages, m, kfunc)) {
-    return what + ": the kernel has no kfunc `" + m[1].str() +
-           "`; it is newer than this kernel or misspelt (declare it __weak and check "
-           "bpf_ksym_exists() to make it optional) [UnknownKfunc]";
+    return said(DiagKind::kUnknownKfunc,
+                what + ": the kernel has no kfunc `" + m[1].str() +
+                    "`; it is newer than this kernel or misspelt (declare it __weak and check "
+                    "bpf_ksym_exists() to make it optional)");
   }
   if (e == ESRCH || libbpf_messages.find("is not found in kernel BTF") != std::string::npos) {
-    return what + ": this kernel has no io_uring_bpf_ops struct_ops type: Linux 7.1+ with "
-                  "CONFIG_IO_URING_BPF_OPS is needed";
+    return said(DiagKind::kNoBpfOps, what +
+                                         ": this kernel has no io_uring_bpf_ops struct_ops "
+                                         "type: Linux 7.1+ with CONFIG_IO_URING_BPF_OPS is needed");
   }
   if (e == EPERM || e == EACCES) {
     const std::string missing = MissingPrivileges(privs);
-    if (!missing.empty()) return what + ": " + missing;
-    return what + ": the kernel refused although the process has CAP_BPF and CAP_PERFMON; "
-                  "check kernel.unprivileged_bpf_disabled, lockdown and LSM policy";
+    if (!missing.empty()) return said(DiagKind::kMissingPrivileges, what + ": " + missing);
+    return said(DiagKind::kMissingPrivileges,
+                what +
+                    ": the kernel refused although the process has CAP_BPF and CAP_PERFMON; "
+                    "check kernel.unprivileged_bpf_disabled, lockdown and LSM policy");
   }
-  if (e == E2BIG) return what + ": the program or a map is larger than the kernel allows";
-  if (e == ENOMEM) return what + ": out of memory for maps; raise RLIMIT_MEMLOCK (ulimit -l)";
-  return what;
+  if (e == E2BIG) {
+    return said(DiagKind::kLoadFailed,
+                what + ": the program or a map is larger than the kernel allows");
+  }
+  if (e == ENOMEM) {
+    return said(DiagKind::kOutOfMemory,
+                what + ": out of memory for maps; raise RLIMIT_MEMLOCK (ulimit -l)");
+  }
+  return said(DiagKind::kLoadFailed, what);
 }
 
 }  // namespace uringc

@@ -88,11 +88,12 @@ Result<KernelFeatures> DetectKernelFeatures(const std::string& btf_path) {
   btf* b = btf_path.empty() ? btf__load_vmlinux_btf() : btf__parse(btf_path.c_str(), nullptr);
   if (!b) {
     const int err = -errno;
-    return MakeError(err ? err : -ENOENT,
+    return MakeError(DiagKind::kKernelBtfUnreadable, err ? err : -ENOENT,
                      "cannot read the kernel's BTF (" +
                          (btf_path.empty() ? std::string("/sys/kernel/btf/vmlinux") : btf_path) +
                          ": " + strerror(err ? -err : ENOENT) + "): this kernel (" +
-                         ShortRelease(release) + ") was built without CONFIG_DEBUG_INFO_BTF, "
+                         ShortRelease(release) +
+                         ") was built without CONFIG_DEBUG_INFO_BTF, "
                          "which io_uring_bpf_ops needs; use Linux 7.1+ with "
                          "CONFIG_IO_URING_BPF_OPS=y");
   }
@@ -104,19 +105,24 @@ Result<KernelFeatures> DetectKernelFeatures(const std::string& btf_path) {
 Result<void> CheckKernelFeatures(const KernelFeatures& f) {
   const std::string kernel = "this kernel (" + ShortRelease(f.release) + ")";
   if (!f.has_bpf_ops) {
-    return MakeError(ESRCH, kernel + " has no io_uring_bpf_ops: Linux 7.1+ with "
-                                     "CONFIG_IO_URING_BPF_OPS is needed (try `uringc run --vm`)");
+    return MakeError(DiagKind::kNoBpfOps, ESRCH,
+                     kernel +
+                         " has no io_uring_bpf_ops: Linux 7.1+ with "
+                         "CONFIG_IO_URING_BPF_OPS is needed (try `uringc run --vm`)");
   }
   if (!f.has_get_region || !f.has_submit_sqes) {
-    return MakeError(ESRCH, kernel + " has io_uring_bpf_ops but lacks the kfunc " +
-                                (f.has_get_region ? "bpf_io_uring_submit_sqes"
-                                                  : "bpf_io_uring_get_region") +
-                                ": use a kernel whose io_uring_bpf_ops is complete (7.2+)");
+    return MakeError(
+        DiagKind::kNoBpfOps, ESRCH,
+        kernel + " has io_uring_bpf_ops but lacks the kfunc " +
+            (f.has_get_region ? "bpf_io_uring_submit_sqes" : "bpf_io_uring_get_region") +
+            ": use a kernel whose io_uring_bpf_ops is complete (7.2+)");
   }
   if (f.abi == BpfOpsAbi::kUnknown) {
-    return MakeError(ENOTSUP, kernel + " has io_uring_bpf_ops with an ABI this runtime does not "
-                                       "know: loop_step's first parameter is neither "
-                                       "`struct iou_ctx *` nor `struct io_ring_ctx *`");
+    return MakeError(DiagKind::kNoBpfOps, ENOTSUP,
+                     kernel +
+                         " has io_uring_bpf_ops with an ABI this runtime does not "
+                         "know: loop_step's first parameter is neither "
+                         "`struct iou_ctx *` nor `struct io_ring_ctx *`");
   }
   return {};
 }

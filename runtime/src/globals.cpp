@@ -116,8 +116,9 @@ const char* ValueKindName(ValueKind kind) {
 
 Result<GlobalTable> GlobalTable::FromBtf(const btf* b) {
   if (!b) {
-    return MakeError(EINVAL, "the object has no BTF: compile it with `-g` so its globals can be "
-                             "found by name");
+    return MakeError(DiagKind::kBadObject, EINVAL,
+                     "the object has no BTF: compile it with `-g` so its globals can be "
+                     "found by name");
   }
   GlobalTable table;
   table.btf_ = b;
@@ -165,9 +166,10 @@ Result<GlobalVar> GlobalTable::Find(std::string_view path) const {
       if (v.name.rfind("uringc_", 0) == 0) continue;
       names += (names.empty() ? "" : ", ") + ("`" + v.name + "`");
     }
-    return MakeError(ENOENT, "the controller has no global `" + std::string(head) + "`" +
-                                 (names.empty() ? std::string(" (it declares none)")
-                                                : "; it declares " + names));
+    return MakeError(
+        DiagKind::kBadParameter, ENOENT,
+        "the controller has no global `" + std::string(head) + "`" +
+            (names.empty() ? std::string(" (it declares none)") : "; it declares " + names));
   }
   GlobalVar cur = *found;
   std::string_view rest = dot == std::string_view::npos ? "" : path.substr(dot + 1);
@@ -176,27 +178,32 @@ Result<GlobalVar> GlobalTable::Find(std::string_view path) const {
     const std::string_view member = rest.substr(0, next);
     const btf_type* t = btf__type_by_id(btf_, cur.type_id);
     if (!t || !btf_is_composite(t)) {
-      return MakeError(EINVAL, "`" + cur.name + "` is a " + cur.type_name +
-                                   ", not a struct: it has no member `" + std::string(member) + "`");
+      return MakeError(DiagKind::kBadParameter, EINVAL,
+                       "`" + cur.name + "` is a " + cur.type_name +
+                           ", not a struct: it has no member `" + std::string(member) + "`");
     }
     const btf_member* m = btf_members(t);
     bool matched = false;
     for (uint16_t i = 0; i < btf_vlen(t); ++i) {
       if (member != btf__name_by_offset(btf_, m[i].name_off)) continue;
       if (btf_member_bitfield_size(t, i) != 0) {
-        return MakeError(EINVAL, "`" + cur.name + "." + std::string(member) +
-                                     "` is a bit-field; set the whole struct instead");
+        return MakeError(DiagKind::kBadParameter, EINVAL,
+                         "`" + cur.name + "." + std::string(member) +
+                             "` is a bit-field; set the whole struct instead");
       }
       const long size = btf__resolve_size(btf_, m[i].type);
-      if (size < 0) return MakeError(EINVAL, "cannot size member `" + std::string(member) + "`");
+      if (size < 0)
+        return MakeError(DiagKind::kBadParameter, EINVAL,
+                         "cannot size member `" + std::string(member) + "`");
       // The object's BTF may place a member anywhere: it must lie inside what holds it, or a
       // read through the member path would leave the variable's bytes.
       const uint64_t at = btf_member_bit_offset(t, i) / 8;
       if (at + static_cast<uint64_t>(size) > cur.size) {
-        return MakeError(EINVAL, "member `" + std::string(member) + "` of `" + cur.name +
-                                     "` lies outside it (bytes " + std::to_string(at) + " to " +
-                                     std::to_string(at + static_cast<uint64_t>(size)) + " of " +
-                                     std::to_string(cur.size) + ")");
+        return MakeError(DiagKind::kBadParameter, EINVAL,
+                         "member `" + std::string(member) + "` of `" + cur.name +
+                             "` lies outside it (bytes " + std::to_string(at) + " to " +
+                             std::to_string(at + static_cast<uint64_t>(size)) + " of " +
+                             std::to_string(cur.size) + ")");
       }
       cur.name += "." + std::string(member);
       cur.offset += static_cast<uint32_t>(at);
@@ -208,8 +215,9 @@ Result<GlobalVar> GlobalTable::Find(std::string_view path) const {
       break;
     }
     if (!matched) {
-      return MakeError(ENOENT, "`" + cur.name + "` (" + cur.type_name + ") has no member `" +
-                                   std::string(member) + "`");
+      return MakeError(
+          DiagKind::kBadParameter, ENOENT,
+          "`" + cur.name + "` (" + cur.type_name + ") has no member `" + std::string(member) + "`");
     }
     rest = next == std::string_view::npos ? "" : rest.substr(next + 1);
   }
@@ -224,20 +232,22 @@ bool GlobalTable::Signed(const GlobalVar& v) const {
 Result<std::vector<uint8_t>> GlobalTable::EncodeUint(const GlobalVar& v, uint64_t value) const {
   if (v.kind != ValueKind::kSigned && v.kind != ValueKind::kUnsigned && v.kind != ValueKind::kBool &&
       v.kind != ValueKind::kEnum) {
-    return MakeError(EINVAL, "`" + v.name + "` is a " + v.type_name + " (" +
-                                 ValueKindName(v.kind) + "), not an integer");
+    return MakeError(DiagKind::kBadParameter, EINVAL,
+                     "`" + v.name + "` is a " + v.type_name + " (" + ValueKindName(v.kind) +
+                         "), not an integer");
   }
   if (v.size == 0 || v.size > 8) {
-    return MakeError(EINVAL, "`" + v.name + "` has " + std::to_string(v.size) +
-                                 " bytes; integers of 1 to 8 bytes can be set");
+    return MakeError(DiagKind::kBadParameter, EINVAL,
+                     "`" + v.name + "` has " + std::to_string(v.size) +
+                         " bytes; integers of 1 to 8 bytes can be set");
   }
   const bool is_signed = Signed(v);
   const unsigned bits = v.size * 8 - (is_signed ? 1 : 0);
   const uint64_t max = bits >= 64 ? std::numeric_limits<uint64_t>::max() : (1ULL << bits) - 1;
   if (value > max || (v.kind == ValueKind::kBool && value > 1)) {
-    return MakeError(ERANGE, std::to_string(value) + " does not fit `" + v.name + "` (" +
-                                 v.type_name + ", at most " +
-                                 std::to_string(v.kind == ValueKind::kBool ? 1 : max) + ")");
+    return MakeError(DiagKind::kBadParameter, ERANGE,
+                     std::to_string(value) + " does not fit `" + v.name + "` (" + v.type_name +
+                         ", at most " + std::to_string(v.kind == ValueKind::kBool ? 1 : max) + ")");
   }
   std::vector<uint8_t> out(v.size);
   memcpy(out.data(), &value, v.size);
@@ -250,14 +260,16 @@ Result<std::vector<uint8_t>> GlobalTable::EncodeInt(const GlobalVar& v, int64_t 
   if (!unsigned_check) return unsigned_check.error();
   const bool is_signed = Signed(v);
   if (!is_signed) {
-    return MakeError(ERANGE, "`" + v.name + "` is " + v.type_name +
-                                 " (unsigned): it cannot hold " + std::to_string(value));
+    return MakeError(DiagKind::kBadParameter, ERANGE,
+                     "`" + v.name + "` is " + v.type_name + " (unsigned): it cannot hold " +
+                         std::to_string(value));
   }
   const int64_t min = v.size >= 8 ? std::numeric_limits<int64_t>::min()
                                   : -(int64_t{1} << (v.size * 8 - 1));
   if (value < min) {
-    return MakeError(ERANGE, std::to_string(value) + " does not fit `" + v.name + "` (" +
-                                 v.type_name + ", at least " + std::to_string(min) + ")");
+    return MakeError(DiagKind::kBadParameter, ERANGE,
+                     std::to_string(value) + " does not fit `" + v.name + "` (" + v.type_name +
+                         ", at least " + std::to_string(min) + ")");
   }
   std::vector<uint8_t> out(v.size);
   memcpy(out.data(), &value, v.size);
@@ -284,23 +296,26 @@ Result<std::vector<uint8_t>> GlobalTable::Encode(const GlobalVar& v, std::string
       }
       names += (names.empty() ? "" : ", ") + std::string(name);
     }
-    return MakeError(EINVAL, "`" + s + "` is not a value of " + v.type_name + " (one of: " + names +
-                                 ")");
+    return MakeError(DiagKind::kBadParameter, EINVAL,
+                     "`" + s + "` is not a value of " + v.type_name + " (one of: " + names + ")");
   }
-  if (s.empty()) return MakeError(EINVAL, "no value given for `" + v.name + "`");
+  if (s.empty())
+    return MakeError(DiagKind::kBadParameter, EINVAL, "no value given for `" + v.name + "`");
   auto n = ParseInteger(s);
   if (!n) {
-    return MakeError(n.error().code, "`" + v.name + "` (" + v.type_name + "): " + n.error().message);
+    return MakeError(DiagKind::kBadParameter, n.error().code,
+                     "`" + v.name + "` (" + v.type_name + "): " + n.error().message);
   }
   if (!n->negative) return EncodeUint(v, n->magnitude);
   auto kind_check = EncodeUint(v, 0);  // an integer of 1 to 8 bytes
   if (!kind_check) return kind_check.error();
   if (!Signed(v)) {
-    return MakeError(ERANGE, "`" + v.name + "` is " + v.type_name + " (unsigned): it cannot hold " +
-                                 s);
+    return MakeError(DiagKind::kBadParameter, ERANGE,
+                     "`" + v.name + "` is " + v.type_name + " (unsigned): it cannot hold " + s);
   }
   if (n->magnitude > uint64_t{1} << 63) {
-    return MakeError(ERANGE, "`" + s + "` does not fit `" + v.name + "` (" + v.type_name + ")");
+    return MakeError(DiagKind::kBadParameter, ERANGE,
+                     "`" + s + "` does not fit `" + v.name + "` (" + v.type_name + ")");
   }
   return EncodeInt(v, static_cast<int64_t>(0 - n->magnitude));
 }
@@ -308,9 +323,11 @@ Result<std::vector<uint8_t>> GlobalTable::Encode(const GlobalVar& v, std::string
 Result<int64_t> GlobalTable::DecodeInt(const GlobalVar& v, const uint8_t* bytes) const {
   if (v.kind != ValueKind::kSigned && v.kind != ValueKind::kUnsigned && v.kind != ValueKind::kBool &&
       v.kind != ValueKind::kEnum) {
-    return MakeError(EINVAL, "`" + v.name + "` is a " + v.type_name + ", not an integer");
+    return MakeError(DiagKind::kBadParameter, EINVAL,
+                     "`" + v.name + "` is a " + v.type_name + ", not an integer");
   }
-  if (v.size == 0 || v.size > 8) return MakeError(EINVAL, "`" + v.name + "` is too wide");
+  if (v.size == 0 || v.size > 8)
+    return MakeError(DiagKind::kBadParameter, EINVAL, "`" + v.name + "` is too wide");
   uint64_t raw = LoadBytes(bytes, v.size);
   const bool is_signed = Signed(v);
   if (is_signed && v.size < 8 && (raw >> (v.size * 8 - 1)) & 1) raw |= ~0ULL << (v.size * 8);

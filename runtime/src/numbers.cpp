@@ -12,7 +12,8 @@ constexpr const char* kSyntax =
     "digits";
 
 Error BadSyntax(std::string_view text, const std::string& why) {
-  return MakeError(EINVAL, "`" + std::string(text) + "` is not a number (" + why + "): " + kSyntax);
+  return MakeError(DiagKind::kBadParameter, EINVAL,
+                   "`" + std::string(text) + "` is not a number (" + why + "): " + kSyntax);
 }
 
 int DigitValue(char c) {
@@ -50,7 +51,8 @@ Result<ParsedInt> ParseInteger(std::string_view text) {
                                  " digit");
     }
     if (__builtin_mul_overflow(v, base, &v) || __builtin_add_overflow(v, d, &v)) {
-      return MakeError(ERANGE, "`" + std::string(text) + "` does not fit in 64 bits");
+      return MakeError(DiagKind::kBadParameter, ERANGE,
+                       "`" + std::string(text) + "` does not fit in 64 bits");
     }
   }
   out.magnitude = v;
@@ -61,7 +63,8 @@ Result<uint64_t> ParseUnsigned(std::string_view text) {
   auto n = ParseInteger(text);
   if (!n) return n.error();
   if (n->negative) {
-    return MakeError(ERANGE, "`" + std::string(text) + "`: a negative number is not allowed here");
+    return MakeError(DiagKind::kBadParameter, ERANGE,
+                     "`" + std::string(text) + "`: a negative number is not allowed here");
   }
   return n->magnitude;
 }
@@ -88,11 +91,13 @@ Result<uint64_t> ParseByteSize(std::string_view text) {
   auto n = ParseUnsigned(digits);
   if (!n) {
     if (n.error().code != -EINVAL) return n.error();
-    return MakeError(EINVAL, "`" + std::string(text) + "` is not a number: " + kSyntax +
-                                 ", optionally followed by k, M, G or T (KiB, MiB, GiB, TiB)");
+    return MakeError(DiagKind::kBadParameter, EINVAL,
+                     "`" + std::string(text) + "` is not a number: " + kSyntax +
+                         ", optionally followed by k, M, G or T (KiB, MiB, GiB, TiB)");
   }
   if (shift && (*n >> (64 - shift)) != 0) {
-    return MakeError(ERANGE, "`" + std::string(text) + "` does not fit in 64 bits");
+    return MakeError(DiagKind::kBadParameter, ERANGE,
+                     "`" + std::string(text) + "` does not fit in 64 bits");
   }
   return *n << shift;
 }

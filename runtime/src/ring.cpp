@@ -44,12 +44,13 @@ Result<std::unique_ptr<Ring>> Ring::Create(const RingOptions& options) {
                                 IORING_SETUP_R_DISABLED | IORING_SETUP_NO_SQARRAY |
                                 IORING_SETUP_NO_MMAP;
   if (options.extra_flags & kRefused) {
-    return MakeError(EINVAL,
+    return MakeError(DiagKind::kRingNotSupported, EINVAL,
                      "ring flags SQPOLL, IOPOLL, R_DISABLED, NO_MMAP and NO_SQARRAY cannot be "
                      "used: the kernel runs controllers only on SINGLE_ISSUER|DEFER_TASKRUN rings "
                      "entered by their owner, and liburing 2.3 cannot map NO_SQARRAY rings");
   }
-  if (options.sq_entries == 0) return MakeError(EINVAL, "the SQ needs at least one entry");
+  if (options.sq_entries == 0)
+    return MakeError(DiagKind::kRingSetupFailed, EINVAL, "the SQ needs at least one entry");
   std::unique_ptr<Ring> ring(new Ring());
   ring->handle_ = std::make_shared<RingHandle>();
   ring->handle_->kernel = options.kernel ? options.kernel : &SystemKernel();
@@ -63,12 +64,13 @@ Result<std::unique_ptr<Ring>> Ring::Create(const RingOptions& options) {
     p.cq_entries = options.cq_entries;
   }
   const int fd = ring->handle_->kernel->IoUringSetup(options.sq_entries, &p);
-  if (fd < 0) return MakeError(fd, ExplainSetupError(fd, p.flags));
+  if (fd < 0) return MakeError(DiagKind::kRingSetupFailed, fd, ExplainSetupError(fd, p.flags));
   ring->handle_->fd = fd;
   const int ret = io_uring_queue_mmap(fd, &p, &ring->ring_);
   if (ret < 0) {
-    return MakeError(ret, "cannot map the io_uring ring (" + std::string(strerror(-ret)) +
-                              "): out of address space or locked memory?");
+    return MakeError(DiagKind::kRingSetupFailed, ret,
+                     "cannot map the io_uring ring (" + std::string(strerror(-ret)) +
+                         "): out of address space or locked memory?");
   }
   ring->mapped_ = true;
   // liburing 2.3 fills the SQ index array in io_uring_queue_init_params, not in
@@ -82,7 +84,8 @@ Result<std::unique_ptr<Ring>> Ring::Create(const RingOptions& options) {
 
 Result<std::unique_ptr<Ring>> Ring::Borrow(int fd, const io_uring_params& params,
                                            KernelInterface* kernel) {
-  if (fd < 0) return MakeError(EBADF, "Ring::Borrow needs an open io_uring fd");
+  if (fd < 0)
+    return MakeError(DiagKind::kApiMisuse, EBADF, "Ring::Borrow needs an open io_uring fd");
   std::unique_ptr<Ring> ring(new Ring());
   ring->owned_ = false;
   ring->handle_ = std::make_shared<RingHandle>();
@@ -105,8 +108,8 @@ Result<void> Ring::RegisterMemRegion(size_t size) {
   void* mem = mmap(nullptr, mem_size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mem == MAP_FAILED) {
     mem_size_ = 0;
-    return MakeError(ENOMEM, "cannot allocate a parameter region of " + std::to_string(size) +
-                                 " bytes");
+    return MakeError(DiagKind::kOutOfMemory, ENOMEM,
+                     "cannot allocate a parameter region of " + std::to_string(size) + " bytes");
   }
   mem_ = mem;
   IoUringRegionDesc desc{};
@@ -122,24 +125,28 @@ Result<void> Ring::RegisterMemRegion(size_t size) {
                       std::string(strerror(-ret)) + ")";
     if (ret == -EINVAL) why += ": the kernel has no memory regions (Linux 6.13+ is needed)";
     if (ret == -ENOMEM || ret == -EFAULT) why += ": raise RLIMIT_MEMLOCK (ulimit -l)";
-    return MakeError(ret, why);
+    return MakeError(DiagKind::kRingSetupFailed, ret, why);
   }
   return {};
 }
 
 Result<void> Ring::PrimeSubmission() {
   io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
-  if (!sqe) return MakeError(EBUSY, "the new ring has no free SQE for the priming submission");
+  if (!sqe)
+    return MakeError(DiagKind::kRingSetupFailed, EBUSY,
+                     "the new ring has no free SQE for the priming submission");
   io_uring_prep_nop(sqe);
   sqe->user_data = 0;
   int ret = io_uring_submit_and_wait(&ring_, 1);
   if (ret < 0) {
-    return MakeError(ret, "the priming submission on the new ring failed (" +
-                              std::string(strerror(-ret)) + ")");
+    return MakeError(
+        DiagKind::kRingSetupFailed, ret,
+        "the priming submission on the new ring failed (" + std::string(strerror(-ret)) + ")");
   }
   io_uring_cqe* cqe = nullptr;
   ret = io_uring_peek_cqe(&ring_, &cqe);
-  if (ret < 0 || !cqe) return MakeError(EIO, "the priming NOP did not complete");
+  if (ret < 0 || !cqe)
+    return MakeError(DiagKind::kRingSetupFailed, EIO, "the priming NOP did not complete");
   io_uring_cqe_seen(&ring_, cqe);
   return {};
 }

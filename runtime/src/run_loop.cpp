@@ -52,13 +52,15 @@ Result<RunOutcome> RunLoop(LoopTarget& target, const RunOptions& options) {
   };
   while (true) {
     if (options.max_enters && out.stats.enters >= options.max_enters) {
-      return MakeError(ETIME, "the controller did not finish within " +
-                                  std::to_string(options.max_enters) +
-                                  " enters (it stops without setting `uringc_status`?)");
+      return MakeError(DiagKind::kEnterLimit, ETIME,
+                       "the controller did not finish within " +
+                           std::to_string(options.max_enters) +
+                           " enters (it stops without setting `uringc_status`?)");
     }
     const int ret = target.Enter();
     out.stats.enters++;
-    if (ret < 0 && ret != -EINTR) return MakeError(ret, ExplainEnterError(ret));
+    if (ret < 0 && ret != -EINTR)
+      return MakeError(DiagKind::kRunFailed, ret, ExplainEnterError(ret));
     if (ret == -EINTR) out.stats.interrupts++;
     auto state = target.ReadState();
     if (!state) return state.error();

@@ -58,6 +58,7 @@ std::string ReadFile(const std::string& path) {
 struct SourceCache {
   SourceManager* sources;
   const std::vector<LineInfo>* lines;
+  const SourceTexts* texts;
   std::vector<std::pair<std::string, uint32_t>> ids;  // file -> id
 };
 
@@ -89,9 +90,11 @@ constexpr uint32_t kMaxRebuiltLines = 1 << 20;
 uint32_t AddSource(SourceCache& cache, const std::string& file, uint32_t line,
                    const std::string& line_text) {
   SourceManager& sources = *cache.sources;
-  std::string text = ReadFile(file);
+  const auto given = std::find_if(cache.texts->begin(), cache.texts->end(),
+                                  [&](const auto& t) { return t.first == file; });
+  std::string text = given != cache.texts->end() ? given->second : ReadFile(file);
   bool real = !text.empty();
-  if (real) {
+  if (real && given == cache.texts->end()) {
     // The file changed since the object was built when the line no longer matches.
     SourceFile probe(file, text);
     if (line > probe.LineCount() ||
@@ -152,13 +155,14 @@ VerifierHint ClassifyVerifierReason(const std::string& r) {
   if (Has(r, "wasn't resolved") || Has(r, "not found in kernel") ||
       Has(r, "invalid kernel function") || Has(r, "kernel btf_id") ||
       Has(r, "is not a kfunc") || Has(r, "invalid kfunc")) {
-    return {kUnknownKfunc, "the program calls a kernel function (kfunc) this kernel does not have",
+    return {DiagKind::kUnknownKfunc,
+            "the program calls a kernel function (kfunc) this kernel does not have",
             "check the kfunc's name and the kernel version; declare it `__weak` and test "
             "`bpf_ksym_exists()` to make it optional"};
   }
   if (Has(r, "must be sleepable") || Has(r, "sleepable kfunc") ||
       (Has(r, "sleepable") && Has(r, "non-sleepable"))) {
-    return {kSleepableKfunc,
+    return {DiagKind::kSleepableKfunc,
             "a sleepable kfunc (such as bpf_io_uring_submit_sqes) is called from a program "
             "that is not sleepable",
             "put the program in `SEC(\"struct_ops.s/...\")` (note the `.s`) so it is loaded "
@@ -166,7 +170,7 @@ VerifierHint ClassifyVerifierReason(const std::string& r) {
   }
   if (Has(r, "too complex") || Has(r, "program is too large") || Has(r, "too many states") ||
       Has(r, "complexity limit")) {
-    return {kTooComplex,
+    return {DiagKind::kTooComplex,
             "the verifier gave up: exploring every path of the program exceeded its limit "
             "(1 million instructions or 8192 pending branches)",
             "reduce the branches inside loops, lower constant loop bounds, or move work into a "
@@ -174,13 +178,12 @@ VerifierHint ClassifyVerifierReason(const std::string& r) {
   }
   if (Has(r, "infinite loop") || Has(r, "back-edge") || Has(r, "unbounded loop") ||
       Has(r, "loop detected")) {
-    return {kUnboundedLoop,
-            "the verifier cannot prove that a loop ends",
+    return {DiagKind::kUnboundedLoop, "the verifier cannot prove that a loop ends",
             "give the loop a constant upper bound (`for (i = 0; i < N && ...; i++)`) or make the "
             "exit condition depend on a value that changes every iteration"};
   }
   if (Has(r, "_or_null") || Has(r, "null-check") || Has(r, "may be NULL")) {
-    return {kMissingNullCheck,
+    return {DiagKind::kMissingNullCheck,
             "a pointer that may be NULL is used without checking it first "
             "(bpf_io_uring_get_region returns NULL when the region is smaller than asked)",
             "test the pointer (`if (!p) return IOU_LOOP_STOP;`) before using it"};
@@ -195,16 +198,17 @@ VerifierHint ClassifyVerifierReason(const std::string& r) {
       plain = "the access at offset " + m[2].str() + " (" + m[3].str() +
               " bytes) is outside the region, which is " + m[1].str() + " bytes long";
     }
-    return {kRegionOutOfBounds, plain,
+    return {DiagKind::kRegionOutOfBounds, plain,
             "bound the offset against the size passed to bpf_io_uring_get_region (mask ring "
             "indices with `entries - 1` and check `off + size <= region_size`)"};
   }
-  return {kVerifierRejected, "the BPF verifier rejected the program",
+  return {DiagKind::kVerifierRejected, "the BPF verifier rejected the program",
           "read the verifier log (--verifier-log=FILE) around the failing instruction"};
 }
 
 VerifierReport BuildVerifierReport(const std::string& program, const std::string& section,
-                                   int error, std::string log, const std::vector<LineInfo>& lines) {
+                                   int error, std::string log, const std::vector<LineInfo>& lines,
+                                   const SourceTexts& texts) {
   VerifierReport rep;
   rep.program = program;
   rep.section = section;
@@ -224,7 +228,7 @@ VerifierReport BuildVerifierReport(const std::string& program, const std::string
               (rep.parsed.insn >= 0 ? ", at instruction " + std::to_string(rep.parsed.insn) : "") +
               ")";
 
-  SourceCache cache{&rep.sources, &lines, {}};
+  SourceCache cache{&rep.sources, &lines, &texts, {}};
   const LineInfo* li = FindLine(lines, section, rep.parsed);
   const std::string& failing_file = li ? li->file : rep.parsed.source.file;
   if (li) {

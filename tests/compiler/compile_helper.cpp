@@ -48,9 +48,10 @@ Compiled Compile(const std::string& text, const std::string& last,
   for (const Diagnostic& d : r.c->diagnostics.items()) {
     LineCol lc{0, 0};
     if (const SourceFile* f = r.c->sources.Get(d.range.file)) lc = f->LineColOf(d.range.begin);
-    r.kinds.push_back(d.kind);
+    r.kinds.emplace_back(DiagKindName(d.kind));
     r.diags.push_back(std::string(d.severity == Severity::kError ? "error " : "warning ") +
-                      d.kind + "@" + std::to_string(lc.line) + ":" + std::to_string(lc.column));
+                      std::string(DiagKindName(d.kind)) + "@" + std::to_string(lc.line) + ":" +
+                      std::to_string(lc.column));
   }
   std::string cmd = "rm -rf '" + dir + "'";
   (void)!system(cmd.c_str());

@@ -66,7 +66,8 @@ std::vector<std::string> Actual(const std::string& path, const std::string& text
       where = "none";
     }
     const char* sev = d.severity == uringc::Severity::kError ? "error" : "warning";
-    out.push_back("// CHECK: " + std::string(sev) + " " + d.kind + " @ " + where);
+    out.push_back("// CHECK: " + std::string(sev) + " " +
+                  std::string(uringc::DiagKindName(d.kind)) + " @ " + where);
   }
   if (c.rgir) {
     for (const auto& g : c.rgir->graphs) {

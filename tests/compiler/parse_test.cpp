@@ -96,7 +96,7 @@ TEST(Parse, SeveralIndependentErrorsAreReported) {
   auto p = Parse("graph a() {\n  let = 1\n}\ngraph b() {\n  nop(\n}\nfn c( {\n}\n");
   EXPECT_GE(p->diags.ErrorCount(), 3u);
   for (const Diagnostic& d : p->diags.items()) {
-    EXPECT_EQ(d.kind, "SyntaxError");
+    EXPECT_EQ(d.kind, uringc::DiagKind::kSyntaxError);
     EXPECT_EQ(d.range.file, p->id);
   }
 }
@@ -106,15 +106,15 @@ TEST(Parse, DeepNestingIsADiagnosticNotACrash) {
                      std::string(100000, ')') + " }";
   auto p = Parse(deep);
   ASSERT_EQ(p->diags.items().size(), 1u);
-  EXPECT_EQ(p->diags.items()[0].kind, "NestingTooDeep");
+  EXPECT_EQ(p->diags.items()[0].kind, uringc::DiagKind::kNestingTooDeep);
   std::string blocks = "graph g() " + std::string(50000, '{') + std::string(50000, '}');
-  EXPECT_EQ(Parse(blocks)->diags.items().at(0).kind, "NestingTooDeep");
+  EXPECT_EQ(Parse(blocks)->diags.items().at(0).kind, uringc::DiagKind::kNestingTooDeep);
   std::string elifs = "graph g(a: u32) {\n if a == 0 { nop() }";
   for (int i = 0; i < 5000; ++i) elifs += " else if a == 1 { nop() }";
   elifs += "\n}\n";
-  EXPECT_EQ(Parse(elifs)->diags.items().at(0).kind, "NestingTooDeep");
+  EXPECT_EQ(Parse(elifs)->diags.items().at(0).kind, uringc::DiagKind::kNestingTooDeep);
   std::string negs = "graph g() -> (o: i32) { o = " + std::string(20000, '-') + "1 }";
-  EXPECT_EQ(Parse(negs)->diags.items().at(0).kind, "NestingTooDeep");
+  EXPECT_EQ(Parse(negs)->diags.items().at(0).kind, uringc::DiagKind::kNestingTooDeep);
 }
 
 TEST(Parse, NonAsciiAndNulBytesAreErrorsWithLocations) {

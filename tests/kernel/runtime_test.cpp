@@ -144,7 +144,8 @@ TEST_F(RuntimeTest, SecondControllerOnARingIsEbusyAndTheFirstKeepsWorking) {
 
 TEST_F(RuntimeTest, WrongThreadIsEexistThenTheOwnerRuns) {
   START_OR_RETURN(2, 1000);
-  uringc::Result<uringc::RunOutcome> other = uringc::MakeError(EINVAL, "not run");
+  uringc::Result<uringc::RunOutcome> other =
+      uringc::MakeError(uringc::DiagKind::kApiMisuse, EINVAL, "not run");
   std::thread t([&] { other = ctl_->Run(); });
   t.join();
   ASSERT_FALSE(other.ok());
@@ -183,7 +184,8 @@ TEST_F(RuntimeTest, SignalsDuringRunResumeWithoutLosingCompletions) {
   START_OR_RETURN(1, 200000);
   RunOptions o;
   o.return_on_interrupt = false;
-  uringc::Result<uringc::RunOutcome> out = uringc::MakeError(EINVAL, "not run");
+  uringc::Result<uringc::RunOutcome> out =
+      uringc::MakeError(uringc::DiagKind::kApiMisuse, EINVAL, "not run");
   {
     AlarmStorm storm;
     out = ctl_->Run(o);

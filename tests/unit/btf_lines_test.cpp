@@ -41,6 +41,7 @@ TEST(BtfLinesTest, RecordsMatchTheSourceFile) {
 
 TEST(BtfLinesTest, NotAnElfFileIsAnError) {
   EXPECT_FALSE(uringc::ReadLineInfo("definitely not ELF").ok());
+  EXPECT_EQ(uringc::ReadLineInfo("definitely not ELF").error().kind, uringc::DiagKind::kBadObject);
   EXPECT_FALSE(uringc::ElfSection(std::string(70, '\0'), ".BTF").ok());
 }
 

@@ -267,7 +267,7 @@ TEST(CodegenObject, StackLimitBecomesDiagnosticAtUringLine) {
   // places LLVM named as notes. One of them is the `.uring` construct that made the frame big.
   ASSERT_EQ(c.diagnostics.ErrorCount(), 1u);
   const Diagnostic& d = c.diagnostics.items().front();
-  EXPECT_EQ(d.kind, "BpfStackLimit");
+  EXPECT_EQ(d.kind, uringc::DiagKind::kBpfStackLimit);
   const SourceFile* file = c.sources.Get(d.range.file);
   ASSERT_NE(file, nullptr) << "no location: " << d.message;
   EXPECT_EQ(file->name().substr(file->name().rfind('/') + 1), "nop_chain.uring");

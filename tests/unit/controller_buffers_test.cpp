@@ -89,6 +89,7 @@ TEST(BufferParams, TheCApiTakesAPointerAndALength) {
   std::vector<char> mem(kCopyBufBytes);
   EXPECT_EQ(uringc_ctl__set_buffer(ctl, "buf", mem.data(), kCopyBufBytes - 1), -ENOBUFS);
   EXPECT_NE(std::string(uringc_ctl__last_error(ctl)).find("needs 262144 bytes"), std::string::npos);
+  EXPECT_STREQ(uringc_ctl__last_error_kind(ctl), "BadParameter");
   EXPECT_EQ(uringc_ctl__set_buffer(ctl, "buf", nullptr, kCopyBufBytes), -EINVAL);
   EXPECT_EQ(uringc_ctl__set_buffer(ctl, "nope", mem.data(), kCopyBufBytes), -ENOENT);
   EXPECT_EQ(uringc_ctl__set_uint(ctl, "buf", 4096), -EINVAL);

@@ -117,6 +117,7 @@ TEST(ControllerTest, VerifierLogSizeIsBoundedAndLazy) {
   EXPECT_EQ(uringc_ctl__open_file(URINGC_NOP_NAMED_OBJECT, &copts), nullptr);
   EXPECT_EQ(errno, EINVAL);
   EXPECT_NE(std::string(uringc_last_error()).find("the kernel's limit"), std::string::npos);
+  EXPECT_STREQ(uringc_last_error_kind(), "ApiMisuse");
 }
 
 TEST(ControllerTest, ChoosingAnOpsMapThatDoesNotExist) {
@@ -170,10 +171,12 @@ TEST(CApiTest, OpenSetGetAndDestroy) {
   EXPECT_EQ(v, 42);
   EXPECT_EQ(uringc_ctl__set_int(ctl, "inflight", -1), -ERANGE);
   EXPECT_NE(std::string(uringc_ctl__last_error(ctl)).find("unsigned"), std::string::npos);
+  EXPECT_STREQ(uringc_ctl__last_error_kind(ctl), "BadParameter");
   uint32_t k = 0;
   EXPECT_EQ(uringc_ctl__get_bytes(ctl, "inflight", &k, sizeof(k)), 0);
   EXPECT_EQ(k, 1u);
   EXPECT_EQ(uringc_ctl__attach(ctl), -EINVAL);
+  EXPECT_STREQ(uringc_ctl__last_error_kind(ctl), "ApiMisuse");
   uringc_ctl__destroy(ctl);
   uringc_ctl__destroy(nullptr);
 }
@@ -184,6 +187,7 @@ TEST(CApiTest, OptionsMustCarryTheirSize) {
   EXPECT_EQ(errno, EINVAL);
   EXPECT_EQ(uringc_ctl__open_file("/nonexistent.bpf.o", nullptr), nullptr);
   EXPECT_NE(std::string(uringc_last_error()).find("cannot open"), std::string::npos);
+  EXPECT_STREQ(uringc_last_error_kind(), "FileError");
 }
 
 TEST(CApiTest, RingAndLoadWithoutTheFeature) {
@@ -198,6 +202,7 @@ TEST(CApiTest, RingAndLoadWithoutTheFeature) {
   ASSERT_NE(ctl, nullptr);
   EXPECT_EQ(uringc_ctl__load(ctl, ring), -ESRCH);
   EXPECT_NE(std::string(uringc_ctl__last_error(ctl)).find("io_uring_bpf_ops"), std::string::npos);
+  EXPECT_STREQ(uringc_ctl__last_error_kind(ctl), "NoBpfOps");
   uringc_ring__destroy(ring);  // ring first, then the controller: any order is fine
   uringc_ctl__destroy(ctl);
 }

@@ -176,6 +176,7 @@ TEST(SyntheticGlobals, MemberOutsideItsStructIsRefused) {
 
 TEST(SyntheticGlobals, NoBtfIsAnError) {
   EXPECT_FALSE(uringc::GlobalTable::FromBtf(nullptr).ok());
+  EXPECT_EQ(uringc::GlobalTable::FromBtf(nullptr).error().kind, uringc::DiagKind::kBadObject);
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ TEST(LlvmErrors, FatalErrorIsABackendErrorAtTheGraphAndCompilingGoesOn) {
   EXPECT_FALSE(Compile(true, broken).has_value());
   ASSERT_EQ(broken.diagnostics.ErrorCount(), 1u);
   const Diagnostic& d = broken.diagnostics.items().front();
-  EXPECT_EQ(d.kind, "BackendError");
+  EXPECT_EQ(d.kind, uringc::DiagKind::kBackendError);
   const SourceFile* file = broken.sources.Get(d.range.file);
   ASSERT_NE(file, nullptr) << d.message;
   EXPECT_EQ(file->LineColOf(d.range.begin).line, 3u);  // `graph nop_chain(...)`

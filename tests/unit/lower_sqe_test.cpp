@@ -120,7 +120,7 @@ TEST(LowerLocations, InstructionWithoutLocationIsAnInternalError) {
   DiagnosticList diags;
   EXPECT_FALSE(Codegen(module, CodegenOptions{}, diags).has_value());
   ASSERT_TRUE(diags.HasErrors());
-  EXPECT_EQ(diags.items().front().kind, "InternalCompilerError");
+  EXPECT_EQ(diags.items().front().kind, uringc::DiagKind::kInternalCompilerError);
   EXPECT_NE(diags.items().front().message.find("without a source location"), std::string::npos);
 }
 

@@ -67,6 +67,7 @@ TEST(RingTest, RefusedFlagsAreExplained) {
   ASSERT_FALSE(ring.ok());
   EXPECT_EQ(ring.error().code, -EINVAL);
   EXPECT_NE(ring.error().message.find("SINGLE_ISSUER|DEFER_TASKRUN"), std::string::npos);
+  EXPECT_EQ(ring.error().kind, uringc::DiagKind::kRingNotSupported);
 }
 
 TEST(RingTest, SetupFailureIsExplained) {
@@ -78,6 +79,7 @@ TEST(RingTest, SetupFailureIsExplained) {
   ASSERT_FALSE(ring.ok());
   EXPECT_EQ(ring.error().code, -EPERM);
   EXPECT_NE(ring.error().message.find("io_uring_disabled"), std::string::npos);
+  EXPECT_EQ(ring.error().kind, uringc::DiagKind::kRingSetupFailed);
 }
 
 TEST(RingTest, MemRegionFailureClosesTheRingAndIsExplained) {

@@ -56,6 +56,16 @@ TEST(RunArgsTest, Errors) {
   EXPECT_NE(Parse({"a.o", "--frobnicate"}).error().message.find("unknown option"),
             std::string::npos);
   EXPECT_TRUE(Parse({"--help"})->help);
+  EXPECT_EQ(Parse({"a.o", "--frobnicate"}).error().kind, uringc::DiagKind::kBadCommandLine);
+  EXPECT_EQ(Parse({"a.o", "--sq-entries", "many"}).error().kind, uringc::DiagKind::kBadCommandLine);
+}
+
+TEST(RunArgsTest, DiagnosticsFormat) {
+  EXPECT_FALSE(Parse({"a.o"})->json_diagnostics);
+  EXPECT_TRUE(Parse({"a.o", "--diagnostics-format=json"})->json_diagnostics);
+  EXPECT_FALSE(Parse({"a.o", "--diagnostics-format", "text"})->json_diagnostics);
+  EXPECT_NE(Parse({"a.o", "--diagnostics-format=xml"}).error().message.find("`text` or `json`"),
+            std::string::npos);
 }
 
 TEST(RunArgsTest, BufferSizesAndNumbersAreParsedStrictly) {

@@ -104,6 +104,7 @@ TEST(RunLoopTest, WrongThreadIsExplained) {
   EXPECT_EQ(out.error().code, -EEXIST);
   EXPECT_NE(out.error().message.find("thread other than the one that created it"),
             std::string::npos);
+  EXPECT_EQ(out.error().kind, uringc::DiagKind::kRunFailed);
 }
 
 TEST(RunLoopTest, BadLoopStepReturnIsExplained) {
@@ -121,6 +122,7 @@ TEST(RunLoopTest, MaxEntersBoundsAControllerThatNeverFinishes) {
   auto out = uringc::RunLoop(t, o);
   ASSERT_FALSE(out.ok());
   EXPECT_EQ(out.error().code, -ETIME);
+  EXPECT_EQ(out.error().kind, uringc::DiagKind::kEnterLimit);
   EXPECT_EQ(t.enters, 4);
 }
 

@@ -27,7 +27,7 @@ struct LogCase {
   int insn;
   const char* source_file;
   uint32_t source_line;
-  const char* kind;
+  uringc::DiagKind kind;
   uint32_t column = 0;  // from the structured At: line; 0 for classic logs
 };
 
@@ -48,19 +48,20 @@ TEST_P(RecordedLogTest, FindsReasonInstructionSourceAndKind) {
 
 INSTANTIATE_TEST_SUITE_P(
     Kernel72, RecordedLogTest,
-    ::testing::Values(
-        LogCase{"bad_oob.7.2.log", "invalid access to memory, mem_size=64 off=64 size=8", 5,
-                "bad_oob.bpf.c", 13, uringc::kRegionOutOfBounds},
-        LogCase{"bad_null.7.2.log", "R0 invalid mem access 'mem_or_null'", 4, "bad_null.bpf.c", 11,
-                uringc::kMissingNullCheck},
-        LogCase{"bad_loop.7.2.log", "infinite loop detected at insn 5", 5, "bad_loop.bpf.c", 12,
-                uringc::kUnboundedLoop},
-        LogCase{"bad_complex.7.2.log", "The sequence of 8193 jumps is too complex.", 23,
-                "bad_complex.bpf.c", 17, uringc::kTooComplex},
-        LogCase{"bad_sleepable.7.2.log", "program must be sleepable to call sleepable kfunc", 2,
-                "bad_sleepable.bpf.c", 8, uringc::kSleepableKfunc},
-        LogCase{"bad_kfunc.7.2.log", "kfunc 'bpf_io_uring_frobnicate' is referenced", 1,
-                "bad_kfunc.bpf.c", 9, uringc::kUnknownKfunc}),
+    ::testing::Values(LogCase{"bad_oob.7.2.log",
+                              "invalid access to memory, mem_size=64 off=64 size=8", 5,
+                              "bad_oob.bpf.c", 13, uringc::DiagKind::kRegionOutOfBounds},
+                      LogCase{"bad_null.7.2.log", "R0 invalid mem access 'mem_or_null'", 4,
+                              "bad_null.bpf.c", 11, uringc::DiagKind::kMissingNullCheck},
+                      LogCase{"bad_loop.7.2.log", "infinite loop detected at insn 5", 5,
+                              "bad_loop.bpf.c", 12, uringc::DiagKind::kUnboundedLoop},
+                      LogCase{"bad_complex.7.2.log", "The sequence of 8193 jumps is too complex.",
+                              23, "bad_complex.bpf.c", 17, uringc::DiagKind::kTooComplex},
+                      LogCase{"bad_sleepable.7.2.log",
+                              "program must be sleepable to call sleepable kfunc", 2,
+                              "bad_sleepable.bpf.c", 8, uringc::DiagKind::kSleepableKfunc},
+                      LogCase{"bad_kfunc.7.2.log", "kfunc 'bpf_io_uring_frobnicate' is referenced",
+                              1, "bad_kfunc.bpf.c", 9, uringc::DiagKind::kUnknownKfunc}),
     [](const auto& info) {
       std::string n = info.param.file;
       return n.substr(0, n.find('.'));
@@ -68,19 +69,20 @@ INSTANTIATE_TEST_SUITE_P(
 
 INSTANTIATE_TEST_SUITE_P(
     Kernel73, RecordedLogTest,
-    ::testing::Values(
-        LogCase{"bad_oob.7.3.log", "invalid access to memory, mem_size=64 off=64 size=8", 5,
-                "bad_oob.bpf.c", 13, uringc::kRegionOutOfBounds, 14},
-        LogCase{"bad_null.7.3.log", "R0 invalid mem access 'mem_or_null'", 4, "bad_null.bpf.c", 11,
-                uringc::kMissingNullCheck, 14},
-        LogCase{"bad_loop.7.3.log", "infinite loop detected at insn 5", 5, "bad_loop.bpf.c", 12,
-                uringc::kUnboundedLoop},
-        LogCase{"bad_complex.7.3.log", "The sequence of 8193 jumps is too complex.", 23,
-                "bad_complex.bpf.c", 17, uringc::kTooComplex},
-        LogCase{"bad_sleepable.7.3.log", "program must be sleepable to call sleepable kfunc", 2,
-                "bad_sleepable.bpf.c", 8, uringc::kSleepableKfunc, 2},
-        LogCase{"bad_kfunc.7.3.log", "kfunc 'bpf_io_uring_frobnicate' is referenced", 1,
-                "bad_kfunc.bpf.c", 9, uringc::kUnknownKfunc}),
+    ::testing::Values(LogCase{"bad_oob.7.3.log",
+                              "invalid access to memory, mem_size=64 off=64 size=8", 5,
+                              "bad_oob.bpf.c", 13, uringc::DiagKind::kRegionOutOfBounds, 14},
+                      LogCase{"bad_null.7.3.log", "R0 invalid mem access 'mem_or_null'", 4,
+                              "bad_null.bpf.c", 11, uringc::DiagKind::kMissingNullCheck, 14},
+                      LogCase{"bad_loop.7.3.log", "infinite loop detected at insn 5", 5,
+                              "bad_loop.bpf.c", 12, uringc::DiagKind::kUnboundedLoop},
+                      LogCase{"bad_complex.7.3.log", "The sequence of 8193 jumps is too complex.",
+                              23, "bad_complex.bpf.c", 17, uringc::DiagKind::kTooComplex},
+                      LogCase{"bad_sleepable.7.3.log",
+                              "program must be sleepable to call sleepable kfunc", 2,
+                              "bad_sleepable.bpf.c", 8, uringc::DiagKind::kSleepableKfunc, 2},
+                      LogCase{"bad_kfunc.7.3.log", "kfunc 'bpf_io_uring_frobnicate' is referenced",
+                              1, "bad_kfunc.bpf.c", 9, uringc::DiagKind::kUnknownKfunc}),
     [](const auto& info) {
       std::string n = info.param.file;
       return n.substr(0, n.find('.'));
@@ -143,14 +145,16 @@ TEST(VerifierLogTest, LogTailKeepsTheEndAtALineBoundary) {
 TEST(VerifierLogTest, ClassifiesOtherWordings) {
   using uringc::ClassifyVerifierReason;
   EXPECT_EQ(ClassifyVerifierReason("BPF program is too large. Processed 1000001 insn").kind,
-            uringc::kTooComplex);
-  EXPECT_EQ(ClassifyVerifierReason("back-edge from insn 10 to 5").kind, uringc::kUnboundedLoop);
+            uringc::DiagKind::kTooComplex);
+  EXPECT_EQ(ClassifyVerifierReason("back-edge from insn 10 to 5").kind,
+            uringc::DiagKind::kUnboundedLoop);
   EXPECT_EQ(ClassifyVerifierReason("pointer arithmetic on mem_or_null prohibited, null-check it "
-                                   "first").kind,
-            uringc::kMissingNullCheck);
+                                   "first")
+                .kind,
+            uringc::DiagKind::kMissingNullCheck);
   EXPECT_EQ(ClassifyVerifierReason("R1 unbounded memory access, make sure to bounds check").kind,
-            uringc::kRegionOutOfBounds);
-  EXPECT_EQ(ClassifyVerifierReason("R2 !read_ok").kind, uringc::kVerifierRejected);
+            uringc::DiagKind::kRegionOutOfBounds);
+  EXPECT_EQ(ClassifyVerifierReason("R2 !read_ok").kind, uringc::DiagKind::kVerifierRejected);
 }
 
 }  // namespace

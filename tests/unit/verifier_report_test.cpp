@@ -30,7 +30,7 @@ TEST(VerifierReportTest, MapsTheFailureToFileLineColumn) {
   const auto rep = uringc::BuildVerifierReport(
       "bad_oob_step", "struct_ops.s/bad_oob_step", -EACCES,
       Slurp(std::string(URINGC_TESTDATA_DIR) + "/verifier/bad_oob.7.2.log"), *lines);
-  EXPECT_EQ(rep.diagnostic.kind, uringc::kRegionOutOfBounds);
+  EXPECT_EQ(rep.diagnostic.kind, uringc::DiagKind::kRegionOutOfBounds);
   const uringc::SourceFile* f = rep.sources.Get(rep.diagnostic.range.file);
   ASSERT_NE(f, nullptr);
   const uringc::LineCol at = f->LineColOf(rep.diagnostic.range.begin);
@@ -53,7 +53,7 @@ TEST(VerifierReportTest, SourceMissingOnDiskUsesTheLineTextFromBtf) {
       "R0 invalid mem access 'mem_or_null'\n";
   const auto rep =
       uringc::BuildVerifierReport("step", "struct_ops.s/step", -EACCES, log, lines);
-  EXPECT_EQ(rep.diagnostic.kind, uringc::kMissingNullCheck);
+  EXPECT_EQ(rep.diagnostic.kind, uringc::DiagKind::kMissingNullCheck);
   EXPECT_NE(rep.text.find("/nonexistent/prog.uring:7:5: error: "), std::string::npos) << rep.text;
   EXPECT_NE(rep.text.find("    read(fd, buf, n)\n    ^~~~"), std::string::npos) << rep.text;
   // The failing code is `.uring` source: uringc generated it, so the last note says that this is
@@ -73,7 +73,7 @@ TEST(VerifierReportTest, StructuredReportWithCausalPathNotes) {
   const auto rep = uringc::BuildVerifierReport(
       "bad_oob_step", "struct_ops.s/bad_oob_step", -EACCES,
       Slurp(std::string(URINGC_TESTDATA_DIR) + "/verifier/bad_oob.7.3.log"), *lines);
-  EXPECT_EQ(rep.diagnostic.kind, uringc::kRegionOutOfBounds);
+  EXPECT_EQ(rep.diagnostic.kind, uringc::DiagKind::kRegionOutOfBounds);
   EXPECT_NE(rep.text.find("/elsewhere/bad_oob.bpf.c:13:14: error: "), std::string::npos)
       << rep.text;
   EXPECT_NE(rep.text.find("/elsewhere/bad_oob.bpf.c:9:24: note: update: R0 changed from "
@@ -131,9 +131,26 @@ TEST(VerifierReportTest, HugeLineNumbersFromTheObjectAreBounded) {
       << rep.text.substr(0, 400);
 }
 
+// `uringc run x.uring` compiled the text in memory: the report quotes that text (the whole
+// file, so a note two lines up has its line too), not the file on disk, which may have changed.
+TEST(VerifierReportTest, SourceTextsGivenByTheCallerAreQuoted) {
+  const std::string file = "/nonexistent/given.uring";
+  const uringc::SourceTexts texts = {
+      {file, "graph g() {\n  let b = read(fd, buf, n)\n  write(fd, buf, b)\n}\n"}};
+  std::vector<uringc::LineInfo> lines = {
+      {"struct_ops.s/step", 4, file, 3, 3, "a stale line text from BTF"}};
+  const std::string log = "4: (79) r1 = *(u64 *)(r0 +0)\nR0 invalid mem access 'mem_or_null'\n";
+  const auto rep =
+      uringc::BuildVerifierReport("step", "struct_ops.s/step", -EACCES, log, lines, texts);
+  EXPECT_NE(rep.text.find(file + ":3:3: error: "), std::string::npos) << rep.text;
+  EXPECT_NE(rep.text.find("  write(fd, buf, b)\n  ^"), std::string::npos) << rep.text;
+  ASSERT_NE(rep.sources.Get(rep.diagnostic.range.file), nullptr);
+  EXPECT_EQ(rep.sources.Get(rep.diagnostic.range.file)->Line(2), "  let b = read(fd, buf, n)");
+}
+
 TEST(VerifierReportTest, NoSourceInformationStillGivesAMessage) {
   const auto rep = uringc::BuildVerifierReport("step", "s", -EINVAL, "R2 !read_ok\n", {});
-  EXPECT_EQ(rep.diagnostic.kind, uringc::kVerifierRejected);
+  EXPECT_EQ(rep.diagnostic.kind, uringc::DiagKind::kVerifierRejected);
   EXPECT_NE(rep.text.find("R2 !read_ok"), std::string::npos);
 }
 

@@ -42,6 +42,9 @@ struct ControllerOptions {
   std::string verifier_log_path;
   /// Check the kernel's BTF before loading and say what is missing.
   bool check_kernel = true;
+  /// The source texts the object was compiled from, when the caller holds them: a verifier
+  /// report quotes these instead of reading the files back (BuildVerifierReport).
+  SourceTexts source_texts;
 };
 
 /// A buffers parameter: a `__u64` global holding the address of host memory the kernel reads and

@@ -5,14 +5,16 @@
 #include <string>
 
 #include "uringc/features.h"
+#include "uringc/result.h"
 
 namespace uringc {
 
-/// bpf_map__attach_struct_ops failed with err (negative errno).
-std::string ExplainAttachError(int err);
+/// bpf_map__attach_struct_ops failed with err (negative errno): the Error to return, its kind
+/// saying which case (RingNotSupported, RingBusy, MissingPrivileges...).
+Error ExplainAttachError(int err);
 
 /// bpf_object__load failed with err without a verifier log; `libbpf_messages` is what libbpf said
 /// (used to recognise unknown kfuncs and missing kernel types).
-std::string ExplainLoadError(int err, const std::string& libbpf_messages, const Privileges& privs);
+Error ExplainLoadError(int err, const std::string& libbpf_messages, const Privileges& privs);
 
 }  // namespace uringc

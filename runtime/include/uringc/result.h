@@ -1,12 +1,15 @@
 // Result<T>: a value or an Error, the runtime's way of returning failures (GCC 12 has no
-// std::expected). An Error carries a negative errno, so the C API can return it unchanged, and a
-// message a user can act on. No exception ever leaves the runtime.
+// std::expected). An Error carries a negative errno, so the C API can return it unchanged, a kind
+// from the diagnostic registry (diag/kinds.def), which tools match and `--diagnostics-format=json`
+// prints, and a message a user can act on. No exception ever leaves the runtime.
 #pragma once
 
 #include <cerrno>
 #include <string>
 #include <utility>
 #include <variant>
+
+#include "diag/kinds.h"
 
 namespace uringc {
 
@@ -15,11 +18,12 @@ namespace uringc {
 struct Error {
   int code = -EINVAL;
   std::string message;
+  DiagKind kind = DiagKind::kInternalError;
 };
 
 /// Builds an Error; the code is made negative if a positive errno was passed.
-inline Error MakeError(int code, std::string message) {
-  return Error{code > 0 ? -code : (code == 0 ? -EINVAL : code), std::move(message)};
+inline Error MakeError(DiagKind kind, int code, std::string message) {
+  return Error{code > 0 ? -code : (code == 0 ? -EINVAL : code), std::move(message), kind};
 }
 
 template <typename T>

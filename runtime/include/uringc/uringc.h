@@ -106,6 +106,10 @@ int uringc_ctl__run(struct uringc_ctl *ctl, const struct uringc_run_opts *opts,
 const char *uringc_ctl__last_error(const struct uringc_ctl *ctl);
 /* The text of the last failed constructor on this thread. */
 const char *uringc_last_error(void);
+/* The stable kind of the last failure ("RingBusy", "RegionOutOfBounds"...; docs/diagnostics.md),
+ * "" if none: what a program matches instead of the text. Valid as long as the library is. */
+const char *uringc_ctl__last_error_kind(const struct uringc_ctl *ctl);
+const char *uringc_last_error_kind(void);
 void uringc_ctl__destroy(struct uringc_ctl *ctl);
 
 #ifdef __cplusplus

@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "diag/diagnostic.h"
@@ -15,17 +16,8 @@
 
 namespace uringc {
 
-/// Stable kind names (tests match these).
-inline constexpr const char* kRegionOutOfBounds = "RegionOutOfBounds";
-inline constexpr const char* kMissingNullCheck = "MissingNullCheck";
-inline constexpr const char* kUnboundedLoop = "UnboundedLoop";
-inline constexpr const char* kTooComplex = "TooComplex";
-inline constexpr const char* kSleepableKfunc = "SleepableKfunc";
-inline constexpr const char* kUnknownKfunc = "UnknownKfunc";
-inline constexpr const char* kVerifierRejected = "VerifierRejected";
-
 struct VerifierHint {
-  std::string kind;
+  DiagKind kind = DiagKind::kVerifierRejected;  // a kVerifier kind of diag/kinds.def
   std::string plain;  // what the verifier means, in plain words
   std::string hint;   // what to do
 };
@@ -55,9 +47,15 @@ struct VerifierReport {
   std::string text;  // FormatText of the diagnostic
 };
 
-/// Builds the report. `lines` is the object's line table (ReadLineInfo); `source_root` is tried
-/// when the recorded file path does not exist (objects built elsewhere).
+/// Source texts the caller already holds, by the file name the object's line table records
+/// (`uringc run x.uring` compiled them in memory): the report shows their lines instead of
+/// reading the files back, which may have changed since.
+using SourceTexts = std::vector<std::pair<std::string, std::string>>;
+
+/// Builds the report. `lines` is the object's line table (ReadLineInfo). A file named there is
+/// taken from `texts`, else read from disk, else rebuilt from the line texts in the object.
 VerifierReport BuildVerifierReport(const std::string& program, const std::string& section,
-                                   int error, std::string log, const std::vector<LineInfo>& lines);
+                                   int error, std::string log, const std::vector<LineInfo>& lines,
+                                   const SourceTexts& texts = {});
 
 }  // namespace uringc

@@ -33,7 +33,7 @@ bool Located(const uringc::driver::Compilation& c, const uringc::Diagnostic& d) 
 
 // The limits lowering may report for a program sema accepted (docs/codegen.md).
 bool DocumentedLimit(const uringc::Diagnostic& d) {
-  return d.kind == "TooManyTasks" || d.kind == "GraphTooLarge";
+  return d.kind == uringc::DiagKind::kTooManyTasks || d.kind == uringc::DiagKind::kGraphTooLarge;
 }
 
 // The object is one the runtime opens (libbpf, the io_uring_bpf_ops map, globals by BTF), with
@@ -87,9 +87,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto obj = uringc::driver::CompileGraph(g, req, c);
     for (size_t i = before; i < c.diagnostics.items().size(); ++i) {
       const uringc::Diagnostic& d = c.diagnostics.items()[i];
-      if (!Located(c, d)) Fail("diagnostic without a location: [" + d.kind + "] " + d.message);
+      if (!Located(c, d))
+        Fail("diagnostic without a location: [" + std::string(uringc::DiagKindName(d.kind)) + "] " +
+             d.message);
       if (d.severity == uringc::Severity::kError && !DocumentedLimit(d)) {
-        Fail("the back end rejected a checked program: [" + d.kind + "] " + d.message);
+        Fail("the back end rejected a checked program: [" +
+             std::string(uringc::DiagKindName(d.kind)) + "] " + d.message);
       }
     }
     if (obj) CheckObject(g, *obj);
