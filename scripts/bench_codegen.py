@@ -54,9 +54,9 @@ def main():
         ("compiled examples/nop_chain.uring -O2 (uringc compile)", "compiled/ex_nop_chain.bpf.o"),
         ("compiled examples/nop_chain.uring -O0 (uringc compile)", "compiled/ex_nop_chain_o0.bpf.o"),
         ("compiled tests/compiled/nop_parallel.uring (8 tasks) -O2", "compiled/t_nop_parallel.bpf.o"),
-        ("hand-written nop_inflight.bpf.c, clang -O2", "nop_inflight.bpf.o"),
+        ("hand-written nop_inflight.bpf.c, clang -O2", "controllers/nop_inflight.bpf.o"),
     ]
-    base = static_insns(args.objdump, os.path.join(tests, "nop_inflight.bpf.o"))
+    base = static_insns(args.objdump, os.path.join(tests, "controllers", "nop_inflight.bpf.o"))
     for label, name in objects:
         n = static_insns(args.objdump, os.path.join(tests, name))
         print(f"- {label}: {n} ({n / base:.2f}x)")
@@ -92,7 +92,7 @@ def main():
 
     if args.vm:
         print("\n## In the guests: verifier processed insns (log_level 1, n=1000) and round-trip speed")
-        manifest = os.path.join(tests, "vm-tests.json")
+        manifest = os.path.join(tests, "vm", "vm-tests.json")
         run = subprocess.run(
             [sys.executable, os.path.join(ROOT, "tests", "vm", "run-vm-tests.py"),
              "--manifest", manifest, "--filter", "*ReportsProcessedInsns*:*ReportsRoundTripSpeed*"],

@@ -11,9 +11,11 @@ scripts/build.sh -DURINGC_FUZZ=ON
 # behaviour fails the run.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DURINGC_SANITIZE=ON \
   -DURINGC_TEST_COMPILER="$PWD/build/uringc" >/dev/null
-ninja -C build-asan uringc_unit_tests
-ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  build-asan/tests/uringc_unit_tests --gtest_brief=1
+ninja -C build-asan uringc_runtime_tests uringc_diag_tests
+for t in runtime/uringc_runtime_tests compiler/uringc_diag_tests; do
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    build-asan/tests/$t --gtest_brief=1
+done
 
 cd build
 ctest --output-on-failure -j2 "$@"

@@ -39,8 +39,8 @@ std::optional<std::string> CompileGraph(const rgir::Graph& g, const CompileReque
 
 /// Registers `compile` and `run` in the subcommand table. With `test_switches`, `compile` also
 /// takes `--test-break-null-check` and `--test-llvm-fatal` (a deliberately broken lowering, see
-/// GraphLoweringOptions): only the tests' `uringc-test` binary (tests/driver/) passes true, so
-/// the product `uringc` refuses them like any unknown option.
+/// GraphLoweringOptions): only the tests' `uringc-test` binary (tests/compiler/driver/) passes
+/// true, so the product `uringc` refuses them like any unknown option.
 void RegisterBackendSubcommands(bool test_switches = false);
 
 /// `uringc run ...` with the raw arguments after `run` (repeated `--arg` flags do not fit the

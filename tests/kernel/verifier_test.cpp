@@ -1,6 +1,6 @@
 // Deliberately bad controllers against the real verifier: each load must fail with a diagnostic of
 // the right kind that points at the offending line of the C source. URINGC_PRINT_VERIFIER_LOG=1
-// prints each log's tail (used to record tests/unit/testdata/verifier/*.log from the VM).
+// prints each log's tail (used to record tests/runtime/testdata/verifier/*.log from the VM).
 #include <gtest/gtest.h>
 
 #include <fstream>
