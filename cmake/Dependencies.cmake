@@ -68,6 +68,12 @@ if(NOT ANTLR4_INCLUDE_DIR OR NOT ANTLR4_LIBRARY)
   uringc_missing("the ANTLR4 C++ runtime" "libantlr4-runtime-dev")
 endif()
 
+# CLI11 (header-only) parses every command line: uringc, uringc run, uringc-run.
+find_package(CLI11 CONFIG QUIET)
+if(NOT CLI11_FOUND)
+  uringc_missing("CLI11" "libcli11-dev")
+endif()
+
 find_package(GTest QUIET)
 if(NOT GTest_FOUND)
   uringc_missing("GoogleTest" "libgtest-dev")

@@ -30,6 +30,7 @@ packages=(
   antlr4 libantlr4-runtime-dev
   liburing-dev libelf-dev zlib1g-dev libzstd-dev
   libgtest-dev libgmock-dev
+  libcli11-dev
   # BPF C programs and inspection
   clang
   # VM tests (zstd and bpftool read the BTF of a kernel Debian ships without its config)

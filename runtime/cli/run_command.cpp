@@ -1,7 +1,8 @@
-// The run command (see run_command.h): argument handling, fd and buffer parameters, SIGINT as a
-// clean stop once the controller runs (before that, interrupt.h), the report, and --vm, which
-// hands the same command to tests/vm/run-vm-tests.py with the object and input files copied into
-// the guest. No exception leaves it: one escaping the runtime would abort the command.
+// The run command (see run_command.h; its options are run_args.h): fd and buffer parameters,
+// SIGINT as a clean stop once the controller runs (before that, interrupt.h), the report, the
+// diagnostics (text or JSON), and --vm, which hands the same command to tests/vm/run-vm-tests.py
+// with the object and input files copied into the guest. No exception leaves it: one escaping
+// the runtime would abort the command.
 #include "run_command.h"
 
 #include <fcntl.h>
@@ -15,12 +16,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <new>
 #include <vector>
 
-#include "diag/formatter.h"
 #include "arg_files.h"
+#include "diag/exit_status.h"
+#include "diag/formatter.h"
 #include "interrupt.h"
 #include "run_args.h"
 #include "temp_files.h"
@@ -164,7 +167,7 @@ int RunInVm(const RunArgs& args) {
   if (access(binary.c_str(), X_OK) != 0) {
     std::fprintf(stderr, "uringc run --vm: cannot find the uringc-run binary (%s)\n",
                  binary.c_str());
-    return 1;
+    return kExitErrors;
   }
   std::vector<std::pair<std::string, std::string>> files = {
       {args.object, "/data/" + Basename(args.object)}};
@@ -196,6 +199,9 @@ int RunInVm(const RunArgs& args) {
   if (args.mem_region) argv.insert(argv.end(), {"--mem-region", std::to_string(args.mem_region)});
   if (args.max_enters) argv.insert(argv.end(), {"--max-enters", std::to_string(args.max_enters)});
   argv.insert(argv.end(), {"--log-size", std::to_string(args.log_size)});
+  if (args.diagnostics_format == DiagnosticsFormat::kJson) {
+    argv.insert(argv.end(), {"--diagnostics-format", "json"});
+  }
   if (!args.verifier_log.empty()) {
     std::fprintf(stderr, "note: --verifier-log is printed by the guest, not written on the host\n");
   }
@@ -204,12 +210,12 @@ int RunInVm(const RunArgs& args) {
     if (access(host.c_str(), R_OK) != 0 || stat(host.c_str(), &st) != 0) {
       std::fprintf(stderr, "uringc run --vm: cannot read `%s`: %s\n", host.c_str(),
                    strerror(errno));
-      return 1;
+      return kExitErrors;
     }
     if (!S_ISREG(st.st_mode)) {  // copied into the guest: a FIFO or a device would never end
       std::fprintf(stderr, "uringc run --vm: `%s` is not a regular file; --vm copies the object "
                    "and the files it reads into the guest\n", host.c_str());
-      return 1;
+      return kExitErrors;
     }
   }
   std::string json = "[{\"name\": \"uringc-run\", \"argv\": [";
@@ -226,7 +232,7 @@ int RunInVm(const RunArgs& args) {
   if (!written) {
     if (dir) RemoveTemp(*dir);
     std::fprintf(stderr, "uringc run --vm: %s\n", written.error().message.c_str());
-    return 1;
+    return kExitErrors;
   }
   std::vector<std::string> cmd = {"/usr/bin/python3", URINGC_VM_RUNNER, "--manifest", manifest,
                                   "--retries", "1"};
@@ -265,23 +271,23 @@ int RunInVm(const RunArgs& args) {
   const bool stopped = WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT ||
                                                 WTERMSIG(status) == SIGTERM ||
                                                 WTERMSIG(status) == SIGHUP);
-  if (sig || stopped || (WIFEXITED(status) && WEXITSTATUS(status) == 130)) return 130;
-  return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+  if (sig || stopped || (WIFEXITED(status) && WEXITSTATUS(status) == kExitInterrupted)) {
+    return kExitInterrupted;
+  }
+  return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? kExitOk : kExitErrors;
 }
 
-int RunCommand(int argc, char** argv, const std::string& program) {
+// Every diagnostic the run command prints goes through here (a verifier rejection today; the
+// runtime's other errors are to follow): as the compiler prints it, or in its JSON.
+void PrintDiagnostic(const Diagnostic& d, const SourceManager& sources, DiagnosticsFormat format) {
+  const std::string text = format == DiagnosticsFormat::kJson
+                               ? FormatJson({d}, sources)
+                               : EscapeForTerminal(FormatText(d, sources));
+  std::fputs(text.c_str(), stderr);
+}
+
+int RunCommand(const RunArgs& args, const std::string& program) {
   stop_requested = 0;
-  auto parsed = ParseRunArgs(argc, argv);
-  if (!parsed) {
-    std::fprintf(stderr, "%s: %s\n%s", program.c_str(), parsed.error().message.c_str(),
-                 RunUsage(program).c_str());
-    return 2;
-  }
-  const RunArgs& args = *parsed;
-  if (args.help) {
-    std::printf("%s", RunUsage(program).c_str());
-    return 0;
-  }
   if (args.vm) return RunInVm(args);
 
   ControllerOptions co;
@@ -292,7 +298,7 @@ int RunCommand(int argc, char** argv, const std::string& program) {
   if (!ctl) {
     std::fprintf(stderr, "%s: %s\n", program.c_str(),
                  EscapeForTerminal(ctl.error().message).c_str());
-    return 1;
+    return kExitErrors;
   }
   RingOptions ro;
   ro.sq_entries = args.sq_entries;
@@ -308,7 +314,7 @@ int RunCommand(int argc, char** argv, const std::string& program) {
   auto ring = Ring::Create(ro);
   if (!ring) {
     std::fprintf(stderr, "%s: %s\n", program.c_str(), ring.error().message.c_str());
-    return 1;
+    return kExitErrors;
   }
   Resources res;
   for (const RunArg& a : args.args) {
@@ -316,7 +322,7 @@ int RunCommand(int argc, char** argv, const std::string& program) {
     if (!r) {
       std::fprintf(stderr, "%s: %s\n", program.c_str(),
                    EscapeForTerminal(r.error().message).c_str());
-      return 1;
+      return kExitErrors;
     }
   }
   // Buffers parameters without --arg get their declared size (the README's promise).
@@ -327,33 +333,40 @@ int RunCommand(int argc, char** argv, const std::string& program) {
                  : Result<void>();
     if (!r) {
       std::fprintf(stderr, "%s: %s\n", program.c_str(), r.error().message.c_str());
-      return 1;
+      return kExitErrors;
     }
   }
   auto loaded = (*ctl)->Load(**ring);
   if (!loaded) {
-    // A verifier diagnostic is already `file:line:col: error: ...`; other errors get the name.
-    if (!(*ctl)->verifier_report()) std::fprintf(stderr, "%s: ", program.c_str());
-    std::fprintf(stderr, "%s", EscapeForTerminal(loaded.error().message).c_str());
-    if (loaded.error().message.empty() || loaded.error().message.back() != '\n')
-      std::fprintf(stderr, "\n");
-    if (!args.verifier_log.empty() && (*ctl)->verifier_report() &&
-        loaded.error().message.find("cannot write the verifier log") == std::string::npos) {
+    const std::string& message = loaded.error().message;
+    const VerifierReport* report = (*ctl)->verifier_report();
+    // A verifier rejection is a diagnostic, followed in the message by notes about the log.
+    std::string rest = message;
+    if (report != nullptr && message.rfind(report->text, 0) == 0) {
+      PrintDiagnostic(report->diagnostic, report->sources, args.diagnostics_format);
+      rest = message.substr(report->text.size());
+    } else if (report == nullptr) {
+      std::fprintf(stderr, "%s: ", program.c_str());
+    }
+    std::fprintf(stderr, "%s", EscapeForTerminal(rest).c_str());
+    if (message.empty() || message.back() != '\n') std::fprintf(stderr, "\n");
+    if (!args.verifier_log.empty() && report != nullptr &&
+        message.find("cannot write the verifier log") == std::string::npos) {
       std::fprintf(stderr, "note: the verifier log is in %s\n", args.verifier_log.c_str());
     }
-    return 1;
+    return kExitErrors;
   }
   auto attached = (*ctl)->Attach();
   if (!attached) {
     std::fprintf(stderr, "%s: %s\n", program.c_str(),
                  EscapeForTerminal(attached.error().message).c_str());
-    return 1;
+    return kExitErrors;
   }
   // The run starts: only now are `PATH:create` files emptied.
   auto started = res.files.StartRun();
   if (!started) {
     std::fprintf(stderr, "%s: %s\n", program.c_str(), started.error().message.c_str());
-    return 1;
+    return kExitErrors;
   }
   // Ctrl-C and SIGTERM stop the run cleanly: the enter returns -EINTR, outputs are printed.
   struct sigaction sa {};
@@ -370,7 +383,7 @@ int RunCommand(int argc, char** argv, const std::string& program) {
     if (!out) {
       std::fprintf(stderr, "%s: %s\n", program.c_str(),
                    EscapeForTerminal(out.error().message).c_str());
-      return 1;
+      return kExitErrors;
     }
     total.status = out->status;
     total.controller_error = out->controller_error;
@@ -387,25 +400,46 @@ int RunCommand(int argc, char** argv, const std::string& program) {
   std::printf("outputs:\n");
   PrintOutputs(**ctl);
   std::fflush(stdout);
-  if (total.status == RunStatus::kInterrupted) return 130;
-  return total.status == RunStatus::kDone ? 0 : 1;
+  if (total.status == RunStatus::kInterrupted) return kExitInterrupted;
+  return total.status == RunStatus::kDone ? kExitOk : kExitErrors;
+}
+
+// Runs `command` as the run command runs everything: until the controller runs, a signal removes
+// what the command made and ends it with 130; no exception escapes.
+int Guarded(const std::string& program, const std::function<int()>& command) {
+  SignalScope scope;
+  ExitOnSignal();
+  try {
+    return command();
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "%s: out of memory\n", program.c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.what());
+  }
+  return kExitErrors;
 }
 
 }  // namespace
 
 int RunCommandMain(int argc, char** argv) {
   const std::string program = argc > 0 ? Basename(argv[0]) : "uringc-run";
-  // Until the controller runs, a signal removes what the command made and ends it with 130.
-  SignalScope scope;
-  ExitOnSignal();
-  try {
-    return RunCommand(argc, argv, program);
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "%s: out of memory\n", program.c_str());
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.what());
-  }
-  return 1;
+  return Guarded(program, [&] {
+    auto parsed = ParseRunArgs(argc, argv);
+    if (!parsed) {
+      std::fprintf(stderr, "%s: %s\nsee `%s --help`\n", program.c_str(),
+                   parsed.error().message.c_str(), program.c_str());
+      return static_cast<int>(kExitUsage);
+    }
+    if (parsed->help) {
+      std::printf("%s", RunUsage(program).c_str());
+      return static_cast<int>(kExitOk);
+    }
+    return RunCommand(*parsed, program);
+  });
+}
+
+int RunParsedCommand(const RunArgs& args, const std::string& program) {
+  return Guarded(program, [&] { return RunCommand(args, program); });
 }
 
 }  // namespace uringc

@@ -1,13 +1,20 @@
 // `uringc run`: load a controller object onto a fresh ring, set its parameters, run it to the end,
-// print its outputs and statistics; or do all that inside the project's VM (--vm). The `uringc`
-// driver calls RunCommandMain with its own argv minus the `run` word; `uringc-run` is a thin main.
+// print its outputs and statistics; or do all that inside the project's VM (--vm). `uringc-run`
+// is a thin main over RunCommandMain; the `uringc` driver parses `uringc run`'s own command line
+// (which adds the compile options) and calls RunParsedCommand.
 #pragma once
 
 #include <string>
 
+#include "run_args.h"
+
 namespace uringc {
 
-/// Returns the process exit status: 0 done, 1 failure, 2 usage error, 130 interrupted.
+/// Parses argv (run_args.h; argv[0] names the program in messages) and runs it. Returns the
+/// process exit status (diag/exit_status.h): 0 done, 1 failure, 2 usage error, 130 interrupted.
 int RunCommandMain(int argc, char** argv);
+
+/// Runs a parsed command line; `program` begins the messages ("uringc run"). The same statuses.
+int RunParsedCommand(const RunArgs& args, const std::string& program);
 
 }  // namespace uringc
