@@ -74,6 +74,12 @@ if(NOT nlohmann_json_FOUND)
   uringc_missing("nlohmann/json" "nlohmann-json3-dev")
 endif()
 
+# CLI11 (header-only) parses every command line: uringc, uringc run, uringc-run.
+find_package(CLI11 CONFIG QUIET)
+if(NOT CLI11_FOUND)
+  uringc_missing("CLI11" "libcli11-dev")
+endif()
+
 find_package(GTest QUIET)
 if(NOT GTest_FOUND)
   uringc_missing("GoogleTest" "libgtest-dev")

@@ -10,6 +10,9 @@
 
 namespace uringc {
 
+/// The two renderings below, as `--diagnostics-format=text|json` chooses them.
+enum class DiagnosticsFormat { kText, kJson };
+
 /// `text` safe to print on a terminal: control characters (but tabs and newlines), C1 controls
 /// and bidirectional overrides as `<U+001B>`, bytes that are not UTF-8 as `<FF>`.
 std::string EscapeForTerminal(std::string_view text);

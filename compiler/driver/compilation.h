@@ -1,7 +1,7 @@
-// One run of the front end over one root file: the sources, the diagnostics, the modules (root
-// plus imports, parsed and checked) and, once lowered, the request-graph IR. Subcommands build a
-// Compilation, run the pipeline (pipeline.h) over it, and print what they need from it; code
-// generation consumes `rgir`.
+// One run of the compiler over one root file: the sources, the diagnostics, the modules (root
+// plus imports, parsed and checked), once built the request-graph IR, and what the back end's
+// rows keep. Subcommands build a Compilation, run the pipeline (pipeline.h) over it, and print
+// what they need from it.
 #pragma once
 
 #include <memory>
@@ -24,12 +24,20 @@ struct FrontendOptions {
 /// The default stdlib directory: $URINGC_STDLIB, else the one this build was configured with.
 std::string DefaultStdlibDir();
 
+/// The back end's part of a Compilation (the chosen graph, the LLVM module, the output): defined
+/// in backend_phases.h, beside LLVM, so this library stays free of it.
+struct BackendState {
+  virtual ~BackendState() = default;
+};
+
 struct Compilation {
   FrontendOptions options;
   SourceManager sources;
   DiagnosticList diagnostics;
   sema::Program program;
   std::unique_ptr<rgir::Module> rgir;
+  /// Set by the back end before its rows run; empty when only the front end runs.
+  std::unique_ptr<BackendState> backend;
 
   /// Reads `path` as the root module (not yet parsed). False with `io_error` set when the file
   /// cannot be read: that is a usage/I-O failure (exit code 2), not a diagnostic.

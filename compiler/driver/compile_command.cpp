@@ -1,99 +1,86 @@
-// `uringc compile`: front end, rgir lowering (compiler/lower), codegen; the C header
-// (--emit-header, driver/c_header.h) and the subcommand registration. See compile_command.h.
+// `uringc compile`: the whole pipeline (CompilePhases: the front end, then the back end's rows),
+// the output file and the C header (--emit-header, driver/c_header.h), and the options `compile`
+// and `run` share. See compile_command.h.
 #include "driver/compile_command.h"
 
 #include <fstream>
-#include <iostream>
-#include <sstream>
+#include <memory>
 
 #include "driver/c_header.h"
-#include "driver/pipeline.h"
-#include "lower/lower.h"
 
 namespace uringc::driver {
 namespace {
 
-int Compile(const Options& opts, Io& io) {
-  if (opts.files.size() != 1) {
-    io.err << "uringc: error: `compile` takes one file\n";
-    return kExitUsage;
+struct CompileCommand {
+  Options opts;
+  CompileRequest request;
+  std::string target_kernel{kDefaultTargetKernel};
+  CLI::Option* emit_header = nullptr;
+  std::string header_path;  ///< --emit-header=FILE; empty: the output's name with .h
+};
+
+// Writes `bytes` to `path` ("-": stdout); false, printed, when that fails.
+bool WriteOutput(const std::string& path, const std::string& bytes, Io& io) {
+  if (path == "-") {
+    io.out << bytes;
+    return true;
   }
-  CompileRequest req;
-  req.file = opts.files[0];
-  req.graph = opts.Get("graph");
-  const std::string emit = opts.Get("emit", "obj");
-  if (emit == "obj") {
-    req.codegen.emit = EmitKind::kObj;
-  } else if (emit == "asm") {
-    req.codegen.emit = EmitKind::kAsm;
-  } else if (emit == "llvm") {
-    req.codegen.emit = EmitKind::kLlvm;
-  } else {
-    io.err << "uringc: error: `--emit` is `obj`, `asm` or `llvm` for compile, not `" << emit
-           << "`\n";
-    return kExitUsage;
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  f.close();  // bytes still buffered are written here; a failure there counts too
+  if (!f) io.err << "uringc: error: cannot write `" << path << "`\n";
+  return static_cast<bool>(f);
+}
+
+// The header's default path: the output's, its extension replaced by `.h`.
+std::string HeaderPathFor(std::string path) {
+  for (const std::string ext : {".bpf.o", ".o", ".s", ".ll"}) {
+    if (path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0) {
+      path.resize(path.size() - ext.size());
+      break;
+    }
   }
-  const std::string opt = opts.Get("opt", "2");
-  if (opt != "0" && opt != "2") {
-    io.err << "uringc: error: the optimisation level is -O0 or -O2\n";
-    return kExitUsage;
-  }
-  req.codegen.opt = opt == "0" ? OptLevel::kO0 : OptLevel::kO2;
+  return path + ".h";
+}
+
+int Compile(const CompileCommand& cmd, Io& io) {
+  const Options& opts = cmd.opts;
+  CompileRequest req = cmd.request;
+  req.codegen.emit = opts.emit == "asm"    ? EmitKind::kAsm
+                     : opts.emit == "llvm" ? EmitKind::kLlvm
+                                           : EmitKind::kObj;
   std::string error;
-  const std::string target = opts.Get("target-kernel", std::string(kDefaultTargetKernel));
-  if (!ResolveTargetKernel(target, req.abi, error)) {
+  if (!ResolveTargetKernel(cmd.target_kernel, req.abi, error)) {
     io.err << "uringc: error: " << error << "\n";
     return kExitUsage;
   }
-  req.break_region_null_check = opts.Has("test-break-null-check");
-  req.break_instruction_selection = opts.Has("test-llvm-fatal");
   Compilation c;
-  if (!ApplyErrorLimit(opts, c, io)) return kExitUsage;
-  c.options.stdlib_dir = opts.Get("stdlib", DefaultStdlibDir());
-  std::string io_error, graph, header;
-  auto out = CompileFile(req, c, io_error, &graph, opts.Has("emit-header") ? &header : nullptr);
+  c.diagnostics.set_limit(opts.error_limit);
+  c.options.stdlib_dir = opts.stdlib.empty() ? DefaultStdlibDir() : opts.stdlib;
+  const Phase* dumped = FindPhase(CompilePhases(), opts.dump_after);
+  std::string io_error;
+  auto out = CompileFile(req, c, io_error, opts.dump_after, [&](const Phase& p) {
+    if (&p == dumped) p.dump(c, io.out);
+  });
   if (!io_error.empty()) {
     io.err << "uringc: error: " << io_error << "\n";
     return kExitUsage;
   }
-  PrintDiagnostics(opts, c, io);
-  FinishDiagnostics(opts, io);
+  PrintDiagnostics(opts.diagnostics_format, c, io);
+  FinishDiagnostics(opts.diagnostics_format, io);
+  if (dumped != nullptr) return c.diagnostics.HasErrors() ? kExitErrors : kExitOk;
   if (!out) return kExitErrors;
-  std::string path = opts.Get("output");
+  const rgir::Graph& graph = *BackendOf(c)->graph;
+  std::string path = opts.output;
   if (path.empty()) {
-    path = graph + (req.codegen.emit == EmitKind::kObj   ? ".bpf.o"
-                    : req.codegen.emit == EmitKind::kAsm ? ".s"
-                                                         : ".ll");
+    path = graph.name + (req.codegen.emit == EmitKind::kObj   ? ".bpf.o"
+                         : req.codegen.emit == EmitKind::kAsm ? ".s"
+                                                              : ".ll");
   }
-  auto write = [&](const std::string& p, const std::string& bytes) {
-    if (p == "-") {
-      io.out << bytes;
-      return true;
-    }
-    std::ofstream f(p, std::ios::binary | std::ios::trunc);
-    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    f.close();  // bytes still buffered are written here; a failure there counts too
-    if (!f) {
-      io.err << "uringc: error: cannot write `" << p << "`\n";
-      return false;
-    }
-    return true;
-  };
-  if (!write(path, *out)) return kExitUsage;
-  if (opts.Has("emit-header")) {
-    std::string hpath = opts.Get("emit-header");
-    if (hpath.empty()) {
-      hpath = path;
-      for (const char* ext : {".bpf.o", ".o", ".s", ".ll"}) {
-        const std::string e = ext;
-        if (hpath.size() > e.size() && hpath.compare(hpath.size() - e.size(), e.size(), e) == 0) {
-          hpath.resize(hpath.size() - e.size());
-          break;
-        }
-      }
-      hpath += ".h";
-    }
-    if (!write(hpath, header)) return kExitUsage;
+  if (!WriteOutput(path, *out, io)) return kExitUsage;
+  if (cmd.emit_header->count() > 0) {
+    const std::string header = cmd.header_path.empty() ? HeaderPathFor(path) : cmd.header_path;
+    if (!WriteOutput(header, CHeader(graph, req.file), io)) return kExitUsage;
   }
   return kExitOk;
 }
@@ -101,68 +88,78 @@ int Compile(const Options& opts, Io& io) {
 }  // namespace
 
 std::optional<std::string> CompileFile(const CompileRequest& req, Compilation& c,
-                                       std::string& io_error, std::string* graph_name,
-                                       std::string* header) {
+                                       std::string& io_error, std::string_view last,
+                                       const std::function<void(const Phase&)>& after) {
   if (c.options.stdlib_dir.empty()) c.options.stdlib_dir = DefaultStdlibDir();
   if (!c.LoadRoot(req.file, io_error)) return std::nullopt;
-  RunPipeline(c, "");
-  if (c.diagnostics.HasErrors() || !c.rgir) return std::nullopt;
-  const rgir::Graph* g = nullptr;
-  // Choosing the graph is a command-line matter (exit status 2), not a diagnostic.
-  if (req.graph.empty()) {
-    if (c.rgir->graphs.size() != 1) {
-      io_error = c.rgir->graphs.empty()
-                     ? "`" + req.file + "` declares no `graph` to compile"
-                     : "`" + req.file + "` declares " + std::to_string(c.rgir->graphs.size()) +
-                           " graphs; choose one with --graph=NAME";
-      return std::nullopt;
-    }
-    g = &c.rgir->graphs[0];
-  } else {
-    for (const rgir::Graph& x : c.rgir->graphs) {
-      if (x.name == req.graph) g = &x;
-    }
-    if (g == nullptr) {
-      io_error = "`" + req.file + "` has no graph called `" + req.graph + "`";
-      return std::nullopt;
-    }
-  }
-  if (graph_name) *graph_name = g->name;
-  if (header) *header = CHeader(*g, req.file);
-  return CompileGraph(*g, req, c);
+  Backend& b = StartBackend(c, req);
+  const bool ran = RunPipeline(c, CompilePhases(), last, after);
+  io_error = b.usage_error;
+  if (!ran || !io_error.empty() || !last.empty()) return std::nullopt;
+  return std::move(b.output);
 }
 
 std::optional<std::string> CompileGraph(const rgir::Graph& g, const CompileRequest& req,
                                         Compilation& c) {
-  BpfModule module(BpfModuleOptions{.name = g.name,
-                                    .sources = &c.sources,
-                                    .main_file = g.range.file,
-                                    .abi = req.abi,
-                                    .optimized = req.codegen.opt != OptLevel::kO0});
-  GraphLoweringOptions lo;
-  lo.break_region_null_check = req.break_region_null_check;
-  lo.break_instruction_selection = req.break_instruction_selection;
-  if (!LowerGraphToBpf(g, module, lo, c.diagnostics)) return std::nullopt;
-  return Codegen(module, req.codegen, c.diagnostics);
+  Backend& b = StartBackend(c, req);
+  b.graph = &g;
+  if (!RunPipeline(c, BackendPhases(), "")) return std::nullopt;
+  return std::move(b.output);
 }
 
-void RegisterBackendSubcommands(bool test_switches) {
-  std::vector<std::string_view> options = {"emit",   "opt",   "target-kernel", "emit-header",
-                                           "graph",  "stdlib", "diagnostics-format",
-                                           "error-limit", "o"};
-  if (test_switches) options.insert(options.end(), {"test-break-null-check", "test-llvm-fatal"});
-  AddSubcommand({"compile",
-                 "compile [options] FILE -o OUT",
-                 "compile a graph to a BPF controller: --emit=obj|asm|llvm, -O0|-O2,\n"
-                 "                                    --target-kernel=7.1|7.2|7.3|auto, "
-                 "--emit-header[=FILE], --graph=NAME",
-                 options, Compile});
-  AddSubcommand({"run",
-                 "run FILE [--vm] [--arg N=V]...",
-                 "compile FILE.uring in memory (or take FILE.bpf.o) and run it through the\n"
-                 "                                    runtime; the options of uringc-run (--help)",
-                 {},
-                 nullptr});
+void AddBackendOptions(CLI::App& cmd, CompileRequest& req, std::string& target_kernel) {
+  cmd.add_option_function<std::string>(
+         "-O",
+         [&req](const std::string& level) {
+           req.codegen.opt = level == "0" ? OptLevel::kO0 : OptLevel::kO2;
+         },
+         "the optimisation level: -O0, or -O2 (default)")
+      ->type_name("LEVEL")
+      ->check(CLI::Validator(
+          [](const std::string& level) -> std::string {
+            return level == "0" || level == "2" ? "" : "the optimisation level is -O0 or -O2";
+          },
+          ""));
+  cmd.add_option("--target-kernel", target_kernel,
+                 "the kernel ABI: " + TargetKernelValues() + " (the running kernel's); default " +
+                     std::string(kDefaultTargetKernel))
+      ->type_name("VERSION")
+      ->check(CLI::Validator(
+          [](const std::string& v) -> std::string {
+            return v == "auto" || ParseKernelAbi(v) ? ""
+                                                    : "`" + v + "` is not " + TargetKernelValues();
+          },
+          ""));
+  cmd.add_option("--graph", req.graph, "the graph to compile (needed when the file has several)")
+      ->type_name("NAME");
+}
+
+Runner DeclareCompile(CLI::App& cmd, bool test_switches) {
+  auto s = std::make_shared<CompileCommand>();
+  AddOutputOption(cmd, s->opts, "the output (default: the graph's name with .bpf.o, .s or .ll; "
+                                "-: stdout)");
+  AddEmitOption(cmd, s->opts, {"obj", "asm", "llvm"},
+                "a BPF object (default), BPF assembly, or LLVM IR");
+  AddBackendOptions(cmd, s->request, s->target_kernel);
+  s->emit_header =
+      cmd.add_flag("--emit-header{}", s->header_path,
+                   "also write the C header of its parameters, buffers and outputs (default: "
+                   "the output's name with .h)")
+          ->option_text("[=FILE]");
+  AddDumpAfterOption(cmd, s->opts, CompilePhases());
+  AddDiagnosticsOptions(cmd, s->opts);
+  AddStdlibOption(cmd, s->opts.stdlib);
+  if (test_switches) {
+    const std::string group = "Test switches (uringc-test only)";
+    cmd.add_flag("--test-break-null-check", s->request.break_region_null_check,
+                 "leave out the parameter region's null check (the verifier rejects it)")
+        ->group(group);
+    cmd.add_flag("--test-llvm-fatal", s->request.break_instruction_selection,
+                 "add an instruction the BPF backend cannot select (LLVM fails fatally)")
+        ->group(group);
+  }
+  cmd.add_option("FILE", s->request.file, "the .uring file")->required();
+  return [s](Io& io) { return Compile(*s, io); };
 }
 
 }  // namespace uringc::driver

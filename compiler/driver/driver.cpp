@@ -1,81 +1,96 @@
-// Argument parsing, --help/--version, and dispatch through the subcommand table (see driver.h).
+// The command line of `uringc`, parsed once by CLI11: one app with a subcommand app per row of
+// the subcommand table, --help and --version, usage errors, and the dispatch (see driver.h).
 #include "driver/driver.h"
 
-#include <algorithm>
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <utility>
 
 #include "driver/options.h"
-#include "driver/pipeline.h"
 #include "driver/subcommands.h"
 
 namespace uringc::driver {
 namespace {
 
-void PrintHelp(std::ostream& out) {
-  out << "usage: uringc <subcommand> [options] FILE...\n\n"
-         "uringc compiles .uring request-graph programs into io_uring BPF controllers.\n\n"
-         "subcommands:\n";
-  for (const Subcommand& s : Subcommands()) {
-    std::string usage(s.usage);
-    out << "  " << usage << std::string(usage.size() < 34 ? 34 - usage.size() : 1, ' ')
-        << s.summary << "\n";
+constexpr const char* kDescription =
+    "uringc compiles .uring request-graph programs into io_uring BPF controllers.";
+constexpr const char* kFooter =
+    "`uringc SUBCOMMAND --help` lists a subcommand's options and passes.\n"
+    "exit status: 0 ok, 1 the input has errors, 2 usage or I/O error";
+
+// A usage error: one line saying what is wrong, one saying where the usage is. Exit status 2.
+int UsageError(std::ostream& err, const std::string& command, const std::string& message) {
+  err << "uringc: error: " << message << "\nsee `" << command << " --help`\n";
+  return kExitUsage;
+}
+
+// What the command line had that no option of `app` takes: `--name` (without its value), or a
+// positional argument; empty when nothing. ("--" is CLI11's separator, not an argument.)
+std::string FirstUnexpected(const CLI::App& app) {
+  for (const std::string& arg : app.remaining()) {
+    if (arg == "--") continue;
+    return arg.rfind("--", 0) == 0 ? arg.substr(0, arg.find('=')) : arg;
   }
-  out << "\noptions:\n"
-         "  --emit=ast|rgir                   print the AST or the request-graph IR\n"
-         "  --dump-after=PASS                 print the AST (or IR) after PASS and stop\n"
-         "  --diagnostics-format=text|json    how errors and warnings are printed (stderr)\n"
-         "  --error-limit=N                   show at most N errors and N warnings (default 50,\n"
-         "                                    0: all)\n"
-         "  --stdlib=DIR                      where `import std.x` looks (default: built-in)\n"
-         "  -o FILE                           output file (graph: the SVG)\n"
-         "  --help, --version\n\n"
-         "passes (for --dump-after):\n";
-  for (const Phase& p : Pipeline()) {
-    std::string name(p.name);
-    out << "  " << name << std::string(name.size() < 10 ? 10 - name.size() : 1, ' ')
-        << p.description << "\n";
-  }
-  out << "\nexit status: 0 ok, 1 the input has errors, 2 usage or I/O error\n";
+  return "";
 }
 
 }  // namespace
 
 int Main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  Options opts;
-  std::string error;
-  if (!ParseCommandLine(args, opts, error)) {
-    err << "uringc: error: " << error << "\n(run `uringc --help` for usage)\n";
-    return kExitUsage;
+  CLI::App app(kDescription, "uringc");
+  app.formatter(HelpFormatter());
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.set_version_flag("--version", std::string("uringc ") + URINGC_VERSION);
+  app.require_subcommand(0, 1);
+  app.allow_extras();
+  app.footer(kFooter);
+  std::vector<std::pair<CLI::App*, Runner>> commands;
+  for (const Subcommand& s : Subcommands()) {
+    CLI::App* cmd = app.add_subcommand(std::string(s.name), std::string(s.summary));
+    cmd->allow_extras();
+    commands.emplace_back(cmd, s.declare(*cmd));
   }
-  if (opts.Has("version")) {
-    out << "uringc " << URINGC_VERSION << "\n";
-    return kExitOk;
-  }
-  if (opts.Has("help") || (opts.subcommand.empty() && opts.files.empty())) {
-    PrintHelp(opts.Has("help") ? out : err);
-    return opts.Has("help") ? kExitOk : kExitUsage;
-  }
-  const auto& table = Subcommands();
-  auto it = std::find_if(table.begin(), table.end(),
-                         [&](const Subcommand& s) { return s.name == opts.subcommand; });
-  if (it == table.end()) {
-    err << "uringc: error: unknown subcommand `" << opts.subcommand
-        << "`\n(run `uringc --help` for the list)\n";
-    return kExitUsage;
-  }
-  for (const auto& [name, value] : opts.flags) {
-    if (name == "output" && std::find(it->flags.begin(), it->flags.end(), "o") != it->flags.end())
-      continue;
-    if (std::find(it->flags.begin(), it->flags.end(), name) == it->flags.end()) {
-      err << "uringc: error: `" << it->name << "` does not take `--" << name << "`\n";
-      return kExitUsage;
+  const auto chosen = [&]() -> std::pair<CLI::App*, Runner>* {
+    for (auto& c : commands) {
+      if (c.first->parsed()) return &c;
     }
+    return nullptr;
+  };
+  const auto name_of = [&](const std::pair<CLI::App*, Runner>* c) {
+    return c ? "uringc " + c->first->get_name() : std::string("uringc");
+  };
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them backwards
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    const auto* c = chosen();
+    out << (c ? c->first->help("uringc") : app.help());
+    return kExitOk;
+  } catch (const CLI::CallForVersion& e) {
+    out << e.what() << "\n";
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    return UsageError(err, name_of(chosen()), e.what());
   }
-  if (opts.files.empty()) {
-    err << "uringc: error: no input file\nusage: uringc " << it->usage << "\n";
+  auto* c = chosen();
+  if (const std::string extra = FirstUnexpected(app); !extra.empty()) {
+    return UsageError(err, "uringc",
+                      extra[0] == '-' ? "unknown option `" + extra + "`"
+                                      : "unknown subcommand `" + extra + "`");
+  }
+  if (c == nullptr) {
+    err << app.help();
     return kExitUsage;
+  }
+  if (const std::string extra = FirstUnexpected(*c->first); !extra.empty()) {
+    const std::string name = c->first->get_name();
+    return UsageError(err, name_of(c),
+                      extra[0] == '-' ? "`" + name + "` does not take `" + extra + "`"
+                                      : "`" + name + "` takes one file, not also `" + extra + "`");
   }
   Io io{out, err};
-  return it->run(opts, io);
+  return c->second(io);
 }
 
 }  // namespace uringc::driver

@@ -1,5 +1,5 @@
 // The `uringc` executable: the front end's driver (driver/driver.h) with the back end's
-// subcommands (`compile`, `run`) registered; `run` takes its own arguments (repeated --arg).
+// subcommands (`compile`, `run`) registered.
 #include "driver/compile_command.h"
 
 int main(int argc, char** argv) {

@@ -1,53 +1,91 @@
-// argv -> Options (see options.h). Knows no subcommand: validation happens in subcommands.cpp.
+// The shared options of `uringc`'s subcommands (see options.h). CLI11 checks each value against
+// what the option allows; the messages say what was given and what is allowed.
 #include "driver/options.h"
 
 namespace uringc::driver {
+namespace {
 
-bool ParseCommandLine(const std::vector<std::string>& args, Options& out, std::string& error) {
-  bool only_files = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (only_files || a.empty() || a[0] != '-' || a == "-") {
-      if (out.subcommand.empty() && !only_files) {
-        out.subcommand = a;
-      } else {
-        out.files.push_back(a);
-      }
-      continue;
+// CLI11 shows the value a bare flag gets in braces (`--emit-header{}`) and the flag's option
+// text after a space; a flag whose value is optional reads `--emit-header[=FILE]` here.
+class Formatter : public CLI::Formatter {
+ public:
+  std::string make_option_name(const CLI::Option* opt, bool positional) const override {
+    std::string name = CLI::Formatter::make_option_name(opt, positional);
+    if (const size_t braces = name.find("{}"); braces != std::string::npos) {
+      name.replace(braces, 2, opt->get_option_text());
     }
-    if (a == "--") {
-      only_files = true;
-      continue;
-    }
-    if (a == "-o") {
-      if (i + 1 >= args.size()) {
-        error = "`-o` needs a file name";
-        return false;
-      }
-      out.flags["output"] = args[++i];
-      continue;
-    }
-    if (a == "-O0" || a == "-O2") {
-      out.flags["opt"] = a.substr(2);
-      continue;
-    }
-    if (a == "-h") {
-      out.flags["help"] = "";
-      continue;
-    }
-    if (a.rfind("--", 0) != 0) {
-      error = "unknown option `" + a + "`";
-      return false;
-    }
-    const size_t eq = a.find('=');
-    const std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
-    if (name.empty()) {
-      error = "malformed option `" + a + "`";
-      return false;
-    }
-    out.flags[name] = eq == std::string::npos ? "" : a.substr(eq + 1);
+    return name;
   }
-  return true;
+  std::string make_option_opts(const CLI::Option* opt) const override {
+    return HasOptionalValue(opt) ? "" : CLI::Formatter::make_option_opts(opt);
+  }
+
+ private:
+  static bool HasOptionalValue(const CLI::Option* opt) {
+    return opt->get_name(false, true).find("{}") != std::string::npos;
+  }
+};
+
+}  // namespace
+
+void AddDiagnosticsOptions(CLI::App& cmd, Options& opts) {
+  cmd.add_option_function<std::string>(
+         "--diagnostics-format",
+         [&opts](const std::string& format) {
+           opts.diagnostics_format =
+               format == "json" ? DiagnosticsFormat::kJson : DiagnosticsFormat::kText;
+         },
+         "how errors and warnings are printed on stderr (default text)")
+      ->check(CLI::IsMember({"text", "json"}));
+  cmd.add_option_function<std::string>(
+         "--error-limit",
+         [&opts](const std::string& n) { opts.error_limit = std::stoul(n); },
+         "show at most N errors and N warnings (default 50, 0: all)")
+      ->type_name("N")
+      ->check(CLI::Validator(
+          [](const std::string& n) -> std::string {
+            const bool digits = !n.empty() && n.size() <= 9 &&
+                                n.find_first_not_of("0123456789") == std::string::npos;
+            return digits ? "" : "takes a number (0 for no limit), not `" + n + "`";
+          },
+          ""));
 }
+
+void AddStdlibOption(CLI::App& cmd, std::string& dir) {
+  cmd.add_option("--stdlib", dir, "where `import std.x` looks (default: built-in)")
+      ->type_name("DIR");
+}
+
+void AddEmitOption(CLI::App& cmd, Options& opts, const std::vector<std::string>& kinds,
+                   const std::string& description) {
+  cmd.add_option("--emit", opts.emit, description)->type_name("KIND")->check(CLI::IsMember(kinds));
+}
+
+void AddDumpAfterOption(CLI::App& cmd, Options& opts, const std::vector<Phase>& phases) {
+  cmd.add_option("--dump-after", opts.dump_after,
+                 "print the AST, rgir or LLVM IR after PASS and stop")
+      ->type_name("PASS")
+      ->check(CLI::Validator(
+          [&phases](const std::string& name) -> std::string {
+            const Phase* p = FindPhase(phases, name);
+            if (p == nullptr) return "no pass called `" + name + "`";
+            if (p->dump == nullptr) return "`" + name + "` prints nothing: its output is the file";
+            return "";
+          },
+          ""));
+  std::string footer = "passes (for --dump-after):\n";
+  for (const Phase& p : phases) {
+    const std::string name(p.name);
+    footer += "  " + name + std::string(name.size() < 10 ? 10 - name.size() : 1, ' ') +
+              std::string(p.description) + "\n";
+  }
+  cmd.footer(footer);
+}
+
+void AddOutputOption(CLI::App& cmd, Options& opts, const std::string& description) {
+  cmd.add_option("-o,--output", opts.output, description)->type_name("FILE");
+}
+
+std::shared_ptr<CLI::FormatterBase> HelpFormatter() { return std::make_shared<Formatter>(); }
 
 }  // namespace uringc::driver

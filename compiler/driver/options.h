@@ -1,27 +1,52 @@
-// Command-line options of `uringc`, parsed once for every subcommand: `--name=value` flags,
-// `-o FILE`, and positional input files. Each subcommand says which flags it accepts.
+// The command-line options `uringc`'s subcommands share, declared with CLI11, the one parser of
+// every uringc command line. Each subcommand is its own CLI11 app, so `uringc NAME --help` lists
+// its options, and `--opt=value` and `--opt value` both work. The values land in Options; a
+// value that is not allowed is a usage error of the parse, before anything runs.
 #pragma once
 
-#include <map>
+#include <CLI/CLI.hpp>
+
+#include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "diag/diagnostic.h"
+#include "diag/formatter.h"
+#include "driver/pipeline.h"
 
 namespace uringc::driver {
 
 struct Options {
-  std::string subcommand;
-  std::vector<std::string> files;
-  std::map<std::string, std::string> flags;  ///< "--emit=ast" -> {"emit", "ast"}; "--help" -> {"help", ""}
-
-  bool Has(const std::string& name) const { return flags.count(name) != 0; }
-  std::string Get(const std::string& name, const std::string& fallback = "") const {
-    auto it = flags.find(name);
-    return it == flags.end() ? fallback : it->second;
-  }
+  std::vector<std::string> files;  ///< `check`'s FILE...; one-file subcommands keep their own
+  std::string output;      ///< -o FILE
+  std::string emit;        ///< --emit=KIND; its kinds depend on the subcommand
+  std::string dump_after;  ///< --dump-after=PASS
+  DiagnosticsFormat diagnostics_format = DiagnosticsFormat::kText;
+  size_t error_limit = DiagnosticList::kDefaultLimit;  ///< 0: no limit
+  std::string stdlib;  ///< --stdlib=DIR; empty: DefaultStdlibDir()
 };
 
-/// Parses argv (without argv[0]). `-o X` becomes flag "output". Returns false with `error` set
-/// on malformed input (an empty flag name, `-o` without a value, an unknown short option).
-bool ParseCommandLine(const std::vector<std::string>& args, Options& out, std::string& error);
+/// --diagnostics-format=text|json and --error-limit=N.
+void AddDiagnosticsOptions(CLI::App& cmd, Options& opts);
+
+/// --stdlib=DIR into `dir` (empty: DefaultStdlibDir()).
+void AddStdlibOption(CLI::App& cmd, std::string& dir);
+
+/// --emit=KIND, one of `kinds`.
+void AddEmitOption(CLI::App& cmd, Options& opts, const std::vector<std::string>& kinds,
+                   const std::string& description);
+
+/// --dump-after=PASS: one of the rows of `phases` that print something. The help's footer lists
+/// every row of `phases` with its description.
+void AddDumpAfterOption(CLI::App& cmd, Options& opts, const std::vector<Phase>& phases);
+
+/// -o FILE (also --output=FILE).
+void AddOutputOption(CLI::App& cmd, Options& opts, const std::string& description);
+
+/// CLI11's help layout, with a flag whose value is optional (declared `--name{}`, its
+/// option_text `[=FILE]`) shown as `--name[=FILE]`. Set on the top app before its subcommands
+/// are added; they inherit it.
+std::shared_ptr<CLI::FormatterBase> HelpFormatter();
 
 }  // namespace uringc::driver

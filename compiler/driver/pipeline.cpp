@@ -1,10 +1,12 @@
-// The pipeline table (see pipeline.h). Sema passes keep running after errors so one run reports
-// independent problems; only parse/import failures, which leave nothing to check, stop early,
-// and building rgir needs an error-free program.
+// The front end's rows of the pipeline (see pipeline.h). Sema passes keep running after errors
+// so one run reports independent problems; only parse/import failures, which leave nothing to
+// check, stop early, and building rgir needs an error-free program.
 #include "driver/pipeline.h"
 
-#include "sema/passes.h"
+#include "ast/printer.h"
 #include "build/build.h"
+#include "rgir/printer.h"
+#include "sema/passes.h"
 
 namespace uringc::driver {
 namespace {
@@ -33,36 +35,49 @@ bool Build(Compilation& c) {
 
 }  // namespace
 
-const std::vector<Phase>& Pipeline() {
-  using D = Phase::Dump;
+void DumpAst(const Compilation& c, std::ostream& out) {
+  for (const sema::Module& m : c.program.modules) {
+    if (!m.ast) continue;
+    if (c.program.modules.size() > 1) {
+      out << "// module " << (m.name.empty() ? m.path : m.name) << "\n";
+    }
+    out << ast::PrintAst(*m.ast, c.sources);
+  }
+}
+
+void DumpRgir(const Compilation& c, std::ostream& out) {
+  if (c.rgir) out << rgir::Print(*c.rgir);
+}
+
+const std::vector<Phase>& FrontendPhases() {
   static const std::vector<Phase> kPhases = {
-      {"parse", "text to AST; syntax errors with recovery", D::kAst, Parse},
-      {"imports", "load imported modules (stdlib, then user files); report cycles", D::kAst,
+      {"parse", "text to AST; syntax errors with recovery", DumpAst, Parse},
+      {"imports", "load imported modules (stdlib, then user files); report cycles", DumpAst,
        Imports},
-      {"resolve", "scopes: bind every name to its declaration; break/return placement", D::kAst,
+      {"resolve", "scopes: bind every name to its declaration; break/return placement", DumpAst,
        Resolve},
-      {"types", "types, constants, request signatures, `?` and assignment rules", D::kAst, Types},
-      {"calls", "user async functions: recursion, which functions await requests", D::kAst,
+      {"types", "types, constants, request signatures, `?` and assignment rules", DumpAst, Types},
+      {"calls", "user async functions: recursion, which functions await requests", DumpAst,
        Calls},
-      {"loops", "loops without a request need a constant bound", D::kAst, Loops},
-      {"bounds", "buffer indices and slice lengths: proven, clamped, or an error", D::kAst,
+      {"loops", "loops without a request need a constant bound", DumpAst, Loops},
+      {"bounds", "buffer indices and slice lengths: proven, clamped, or an error", DumpAst,
        Bounds},
-      {"flow", "reachability, definite assignment, unused variables", D::kAst, Flow},
-      {"fds", "file descriptors from accept/openat/socket closed on every path", D::kAst, Fds},
-      {"build", "AST to the request-graph IR (rgir)", D::kRgir, Build},
+      {"flow", "reachability, definite assignment, unused variables", DumpAst, Flow},
+      {"fds", "file descriptors from accept/openat/socket closed on every path", DumpAst, Fds},
+      {"build", "AST to the request-graph IR (rgir)", DumpRgir, Build},
   };
   return kPhases;
 }
 
-const Phase* FindPhase(std::string_view name) {
-  for (const Phase& p : Pipeline())
+const Phase* FindPhase(const std::vector<Phase>& phases, std::string_view name) {
+  for (const Phase& p : phases)
     if (p.name == name) return &p;
   return nullptr;
 }
 
-bool RunPipeline(Compilation& c, std::string_view last,
+bool RunPipeline(Compilation& c, const std::vector<Phase>& phases, std::string_view last,
                  const std::function<void(const Phase&)>& after) {
-  for (const Phase& p : Pipeline()) {
+  for (const Phase& p : phases) {
     const bool ok = p.run(c);
     if (after) after(p);
     if (!ok) return false;

@@ -6,36 +6,15 @@
 
 #include <cstdio>
 
-#include "ast/printer.h"
 #include "diag/formatter.h"
 #include "driver/pipeline.h"
 #include "rgir/dot.h"
-#include "rgir/printer.h"
 
 namespace uringc::driver {
 
-const std::vector<std::string_view> kFrontendFlags = {"emit", "dump-after", "diagnostics-format",
-                                                      "stdlib", "error-limit"};
-
-bool ApplyErrorLimit(const Options& opts, Compilation& c, Io& io) {
-  if (!opts.Has("error-limit")) return true;
-  const std::string text = opts.Get("error-limit");
-  size_t limit = 0;
-  const bool digits = !text.empty() && text.size() <= 9 &&
-                      text.find_first_not_of("0123456789") == std::string::npos;
-  if (digits) limit = std::stoul(text);
-  if (!digits) {
-    io.err << "uringc: error: `--error-limit` takes a number (0 for no limit), not `" << text
-           << "`\n";
-    return false;
-  }
-  c.diagnostics.set_limit(limit);
-  return true;
-}
-
 bool LoadCompilation(const Options& opts, const std::string& file, Compilation& c, Io& io) {
-  if (!ApplyErrorLimit(opts, c, io)) return false;
-  c.options.stdlib_dir = opts.Get("stdlib", DefaultStdlibDir());
+  c.diagnostics.set_limit(opts.error_limit);
+  c.options.stdlib_dir = opts.stdlib.empty() ? DefaultStdlibDir() : opts.stdlib;
   std::string error;
   if (!c.LoadRoot(file, error)) {
     io.err << "uringc: error: " << error << "\n";
@@ -50,9 +29,9 @@ bool json_started = false;
 
 }  // namespace
 
-void PrintDiagnostics(const Options& opts, const Compilation& c, Io& io) {
+void PrintDiagnostics(DiagnosticsFormat format, const Compilation& c, Io& io) {
   const auto& items = c.diagnostics.items();
-  if (opts.Get("diagnostics-format", "text") == "json") {
+  if (format == DiagnosticsFormat::kJson) {
     // FormatJson renders "[\n{..},\n{..}\n]\n"; splice the objects into one array for all files.
     std::string body = FormatJson(items, c.sources);
     if (items.empty()) return;
@@ -73,48 +52,15 @@ void PrintDiagnostics(const Options& opts, const Compilation& c, Io& io) {
   }
 }
 
-void FinishDiagnostics(const Options& opts, Io& io) {
-  if (opts.Get("diagnostics-format", "text") != "json") return;
+void FinishDiagnostics(DiagnosticsFormat format, Io& io) {
+  if (format != DiagnosticsFormat::kJson) return;
   io.err << (json_started ? "\n]\n" : "[]\n");
   json_started = false;
 }
 
 namespace {
 
-// Checks the common flags' values; prints the problem and returns false when one is bad.
-bool ValidateFrontendFlags(const Options& opts, Io& io) {
-  const std::string fmt = opts.Get("diagnostics-format", "text");
-  if (fmt != "text" && fmt != "json") {
-    io.err << "uringc: error: `--diagnostics-format` is `text` or `json`, not `" << fmt << "`\n";
-    return false;
-  }
-  const std::string emit = opts.Get("emit", "");
-  if (opts.Has("emit") && emit != "ast" && emit != "rgir") {
-    io.err << "uringc: error: `--emit` is `ast` or `rgir`, not `" << emit << "`\n";
-    return false;
-  }
-  if (opts.Has("dump-after") && FindPhase(opts.Get("dump-after")) == nullptr) {
-    io.err << "uringc: error: no pass called `" << opts.Get("dump-after")
-           << "` (run `uringc --help` for the list)\n";
-    return false;
-  }
-  return true;
-}
-
-void Dump(const Compilation& c, Phase::Dump what, Io& io) {
-  if (what == Phase::Dump::kRgir) {
-    if (c.rgir) io.out << rgir::Print(*c.rgir);
-    return;
-  }
-  for (const sema::Module& m : c.program.modules) {
-    if (!m.ast) continue;
-    if (c.program.modules.size() > 1) io.out << "// module " << (m.name.empty() ? m.path : m.name) << "\n";
-    io.out << ast::PrintAst(*m.ast, c.sources);
-  }
-}
-
 int Check(const Options& opts, Io& io) {
-  if (!ValidateFrontendFlags(opts, io)) return kExitUsage;
   int status = kExitOk;
   for (const std::string& file : opts.files) {
     Compilation c;
@@ -122,21 +68,29 @@ int Check(const Options& opts, Io& io) {
       status = kExitUsage;
       continue;
     }
-    const std::string dump_after = opts.Get("dump-after");
-    const std::string emit = opts.Get("emit");
-    // Through `lower`, whose limits (GraphTooLarge, TooManyTasks, nesting once inlined) are
+    const std::string& dump_after = opts.dump_after;
+    // Through `build`, whose limits (GraphTooLarge, TooManyTasks, nesting once inlined) are
     // errors `compile` would report too.
-    RunPipeline(c, dump_after.empty() ? "" : dump_after,
-                [&](const Phase& p) {
-                  if (p.name == dump_after) Dump(c, p.dump, io);
-                });
-    if (dump_after.empty() && emit == "ast") Dump(c, Phase::Dump::kAst, io);
-    if (dump_after.empty() && emit == "rgir") Dump(c, Phase::Dump::kRgir, io);
-    PrintDiagnostics(opts, c, io);
+    RunPipeline(c, FrontendPhases(), dump_after, [&](const Phase& p) {
+      if (p.name == dump_after) p.dump(c, io.out);
+    });
+    if (dump_after.empty() && opts.emit == "ast") DumpAst(c, io.out);
+    if (dump_after.empty() && opts.emit == "rgir") DumpRgir(c, io.out);
+    PrintDiagnostics(opts.diagnostics_format, c, io);
     if (c.diagnostics.HasErrors() && status == kExitOk) status = kExitErrors;
   }
-  FinishDiagnostics(opts, io);
+  FinishDiagnostics(opts.diagnostics_format, io);
   return status;
+}
+
+Runner DeclareCheck(CLI::App& cmd) {
+  auto opts = std::make_shared<Options>();
+  AddEmitOption(cmd, *opts, {"ast", "rgir"}, "print the AST or the request-graph IR (stdout)");
+  AddDumpAfterOption(cmd, *opts, FrontendPhases());
+  AddDiagnosticsOptions(cmd, *opts);
+  AddStdlibOption(cmd, opts->stdlib);
+  cmd.add_option("FILE", opts->files, "the .uring files to check")->required();
+  return [opts](Io& io) { return Check(*opts, io); };
 }
 
 // Pipes `dot_text` through `dot -Tsvg -o svg_path`. False when dot is missing or fails.
@@ -177,21 +131,22 @@ std::string SvgPathFor(const std::string& input) {
   return base + ".svg";
 }
 
-int Graph(const Options& opts, Io& io) {
-  if (!ValidateFrontendFlags(opts, io)) return kExitUsage;
-  if (opts.files.size() != 1) {
-    io.err << "uringc: error: `graph` takes one file\n";
-    return kExitUsage;
-  }
+struct GraphCommand {
+  Options opts;
+  std::string file;
+};
+
+int Graph(const GraphCommand& cmd, Io& io) {
+  const Options& opts = cmd.opts;
   Compilation c;
-  if (!LoadCompilation(opts, opts.files[0], c, io)) return kExitUsage;
-  RunPipeline(c, "");
-  PrintDiagnostics(opts, c, io);
-  FinishDiagnostics(opts, io);
+  if (!LoadCompilation(opts, cmd.file, c, io)) return kExitUsage;
+  RunPipeline(c, FrontendPhases(), "");
+  PrintDiagnostics(opts.diagnostics_format, c, io);
+  FinishDiagnostics(opts.diagnostics_format, io);
   if (c.diagnostics.HasErrors() || !c.rgir) return kExitErrors;
   const std::string dot_text = rgir::ToDot(*c.rgir);
   io.out << dot_text;
-  const std::string svg = opts.Get("output", SvgPathFor(opts.files[0]));
+  const std::string svg = opts.output.empty() ? SvgPathFor(cmd.file) : opts.output;
   std::string error;
   if (WriteSvg(dot_text, svg, error)) {
     io.err << "uringc: wrote " << svg << "\n";
@@ -201,19 +156,21 @@ int Graph(const Options& opts, Io& io) {
   return kExitOk;
 }
 
-std::vector<std::string_view> WithOutput(std::vector<std::string_view> v) {
-  v.push_back("o");
-  return v;
+Runner DeclareGraph(CLI::App& cmd) {
+  auto s = std::make_shared<GraphCommand>();
+  AddOutputOption(cmd, s->opts, "where the SVG goes (default: FILE's name with .svg)");
+  AddDiagnosticsOptions(cmd, s->opts);
+  AddStdlibOption(cmd, s->opts.stdlib);
+  cmd.add_option("FILE", s->file, "the .uring file")->required();
+  return [s](Io& io) { return Graph(*s, io); };
 }
 
 }  // namespace
 
 static std::vector<Subcommand>& Table() {
   static std::vector<Subcommand> kTable = {
-      {"check", "check [options] FILE...", "parse and check; print diagnostics", kFrontendFlags,
-       Check},
-      {"graph", "graph [-o FILE.svg] FILE", "print the request graph as DOT; write SVG via dot",
-       WithOutput(kFrontendFlags), Graph},
+      {"check", "parse and check; print diagnostics", DeclareCheck},
+      {"graph", "print the request graph as DOT; write SVG via dot", DeclareGraph},
   };
   return kTable;
 }

@@ -1,57 +1,56 @@
-// The table of `uringc` subcommands. To add one (e.g. `compile`, `run`), write a function with
-// the Subcommand::run signature and add a row in subcommands.cpp; `uringc --help` lists it and
-// the dispatcher in driver.cpp finds it. Helpers shared by subcommands are declared here too.
+// The table of `uringc` subcommands. To add one, write a function that declares its options on
+// its own CLI11 app and returns what runs it, and add a row in subcommands.cpp (a subcommand of
+// the back end, like `compile` and `run`, is added with AddSubcommand); `uringc --help` lists it
+// and the driver (driver.h) dispatches to it. Helpers shared by subcommands are declared here too.
 #pragma once
 
+#include <CLI/CLI.hpp>
+
+#include <functional>
 #include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "diag/exit_status.h"
+#include "diag/formatter.h"
 #include "driver/compilation.h"
 #include "driver/options.h"
 
 namespace uringc::driver {
-
-/// Exit codes of every subcommand.
-enum ExitCode : int { kExitOk = 0, kExitErrors = 1, kExitUsage = 2 };
 
 struct Io {
   std::ostream& out;
   std::ostream& err;
 };
 
+/// What runs a subcommand once its command line has parsed; returns the exit status.
+using Runner = std::function<int(Io&)>;
+
 struct Subcommand {
   std::string_view name;
-  std::string_view usage;    ///< "check [options] FILE..."
-  std::string_view summary;  ///< one line for --help
-  std::vector<std::string_view> flags;  ///< accepted --flags (without dashes)
-  int (*run)(const Options&, Io&);
+  std::string_view summary;  ///< one line for `uringc --help`
+  /// Declares the subcommand's options and positionals on `cmd` (its own CLI11 app, so
+  /// `uringc NAME --help` lists them), bound to state that the returned Runner owns.
+  std::function<Runner(CLI::App& cmd)> declare;
 };
 
 const std::vector<Subcommand>& Subcommands();
-/// Adds a subcommand defined outside uringc_frontend (the back end's `compile`, `run`), before
+/// Adds a subcommand defined outside uringc_driver (the back end's `compile`, `run`), before
 /// Main runs.
 void AddSubcommand(const Subcommand& s);
 
 // ----- helpers for subcommands -----
 
-/// Flags every front-end subcommand accepts.
-extern const std::vector<std::string_view> kFrontendFlags;
-
-/// Sets how many errors (and warnings) `c` keeps and prints from --error-limit=N (default
-/// DiagnosticList::kDefaultLimit, 0 for no limit). False, printed, when N is not a number.
-bool ApplyErrorLimit(const Options& opts, Compilation& c, Io& io);
-
-/// Builds a Compilation from the options (--stdlib) and loads `file`; on an I/O error prints
-/// it and returns false.
+/// Builds a Compilation from the options (--stdlib, --error-limit) and loads `file`; on an I/O
+/// error prints it and returns false.
 bool LoadCompilation(const Options& opts, const std::string& file, Compilation& c, Io& io);
 
-/// Prints the diagnostics of `c` to io.err in the format --diagnostics-format asks for. For
-/// JSON, `first` says whether this is the first file (one array spans all files).
-void PrintDiagnostics(const Options& opts, const Compilation& c, Io& io);
+/// Prints the diagnostics of `c` to io.err in `format`. For JSON, one array spans every
+/// compilation printed until FinishDiagnostics.
+void PrintDiagnostics(DiagnosticsFormat format, const Compilation& c, Io& io);
 
-/// Called once after all files when --diagnostics-format=json, to close the array.
-void FinishDiagnostics(const Options& opts, Io& io);
+/// Called once after the last PrintDiagnostics; for JSON it closes the array.
+void FinishDiagnostics(DiagnosticsFormat format, Io& io);
 
 }  // namespace uringc::driver

@@ -5,6 +5,13 @@
 
 namespace uringc::driver {
 
+std::string TargetKernelValues() {
+  std::string values;
+  for (const KernelVersion& k : kKernelVersions) values += std::string(k.version) + ", ";
+  values.resize(values.size() - 2);
+  return values + " or auto";
+}
+
 bool ResolveTargetKernel(const std::string& value, KernelAbi& abi, std::string& error) {
   if (value == "auto") {
     auto f = DetectKernelFeatures();
@@ -24,7 +31,7 @@ bool ResolveTargetKernel(const std::string& value, KernelAbi& abi, std::string& 
   }
   auto parsed = ParseKernelAbi(value);
   if (!parsed) {
-    error = "--target-kernel is 7.1, 7.2, 7.3 or auto, not `" + value + "`";
+    error = "--target-kernel is " + TargetKernelValues() + ", not `" + value + "`";
     return false;
   }
   abi = *parsed;

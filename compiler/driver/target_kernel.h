@@ -10,6 +10,9 @@
 
 namespace uringc::driver {
 
+/// The values `--target-kernel` takes, for messages and --help: "7.1, 7.2, 7.3 or auto".
+std::string TargetKernelValues();
+
 /// Parses `--target-kernel` (7.1, 7.2, 7.3, auto: the running kernel's BTF). False with `error`.
 bool ResolveTargetKernel(const std::string& value, KernelAbi& abi, std::string& error);
 

@@ -3,59 +3,32 @@
 
 #include "emit/llvm_diagnostics.h"
 #include "emit/opt_pipeline.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace uringc {
+namespace {
 
-std::optional<std::string> Codegen(BpfModule& module, const CodegenOptions& options,
-                                   DiagnosticList& diags) {
-  if (!module.finalized() && !module.Finalize(diags)) return std::nullopt;
+// Runs `step` with a BPF TargetMachine for `opt`, LLVM's diagnostics collected into `diags` and
+// its fatal errors caught. False when LLVM reported an error or failed fatally; after a fatal
+// error the module is abandoned and a BackendError at the first program says so.
+bool RunLlvmStep(BpfModule& module, OptLevel opt, DiagnosticList& diags,
+                 llvm::function_ref<void(llvm::TargetMachine&)> step) {
   std::string error;
-  std::unique_ptr<llvm::TargetMachine> tm = CreateBpfTargetMachine(options.opt, &error);
+  std::unique_ptr<llvm::TargetMachine> tm = CreateBpfTargetMachine(opt, &error);
   if (tm == nullptr) {
     diags.Error(DiagKind::kInternalCompilerError, {}, "cannot target BPF: " + error);
-    return std::nullopt;
+    return false;
   }
   llvm::LLVMContext& ctx = module.context();
   auto owned = std::make_unique<LlvmDiagnosticCollector>(module, diags);
   LlvmDiagnosticCollector* collector = owned.get();
   ctx.setDiagnosticHandler(std::move(owned));
-  auto restore = [&ctx, collector] {
-    collector->Flush();
-    ctx.setDiagnosticHandler(std::make_unique<llvm::DiagnosticHandler>());
-  };
-
-  llvm::Module& m = module.module();
   const SourceRange program = FirstProgramRange(module);
-  std::string out;
-  bool emitted = true;
   std::string fatal;
-  const bool survived = RunCatchingLlvmFatalErrors(
-      [&] {
-        RunOptPipeline(m, *tm, options.opt);
-        if (options.emit == EmitKind::kLlvm) {
-          llvm::raw_string_ostream os(out);
-          m.print(os, nullptr);
-          return;
-        }
-        llvm::SmallVector<char, 0> buffer;
-        llvm::raw_svector_ostream os(buffer);
-        llvm::legacy::PassManager pm;
-        auto file_type = options.emit == EmitKind::kAsm ? llvm::CodeGenFileType::AssemblyFile
-                                                        : llvm::CodeGenFileType::ObjectFile;
-        // The module was verified when it was finished (BpfModule::Finalize); the trimmed
-        // pipeline's passes are LLVM's own, so codegen's second IR verifier is left out.
-        if (tm->addPassesToEmitFile(pm, os, nullptr, file_type, /*DisableVerify=*/true)) {
-          emitted = false;
-          return;
-        }
-        pm.run(m);
-        out.assign(buffer.begin(), buffer.end());
-      },
-      fatal);
-  if (!survived) {
+  if (!RunCatchingLlvmFatalErrors([&] { step(*tm); }, fatal)) {
     collector->Flush();
     // The context, module and TargetMachine may be half-way through a pass: leave them be.
     (void)tm.release();
@@ -63,16 +36,59 @@ std::optional<std::string> Codegen(BpfModule& module, const CodegenOptions& opti
     diags.Error(DiagKind::kBackendError, program,
                 "LLVM failed while generating BPF code: " + fatal +
                     "; this is a bug in uringc, please report it with this `.uring` file");
-    return std::nullopt;
+    return false;
   }
-  if (!emitted) {
-    restore();
+  collector->Flush();
+  const int errors = collector->errors();
+  ctx.setDiagnosticHandler(std::make_unique<llvm::DiagnosticHandler>());
+  return errors == 0;
+}
+
+}  // namespace
+
+bool OptimizeModule(BpfModule& module, OptLevel opt, DiagnosticList& diags) {
+  if (!module.finalized() && !module.Finalize(diags)) return false;
+  return RunLlvmStep(module, opt, diags, [&](llvm::TargetMachine& tm) {
+    RunOptPipeline(module.module(), tm, opt);
+  });
+}
+
+std::optional<std::string> EmitModule(BpfModule& module, const CodegenOptions& options,
+                                      DiagnosticList& diags) {
+  if (options.emit == EmitKind::kLlvm) return PrintModuleIr(module);
+  llvm::SmallVector<char, 0> buffer;
+  bool emitted = true;
+  const bool ok = RunLlvmStep(module, options.opt, diags, [&](llvm::TargetMachine& tm) {
+    llvm::raw_svector_ostream os(buffer);
+    llvm::legacy::PassManager pm;
+    auto file_type = options.emit == EmitKind::kAsm ? llvm::CodeGenFileType::AssemblyFile
+                                                    : llvm::CodeGenFileType::ObjectFile;
+    // The module was verified when it was finished (BpfModule::Finalize); the trimmed
+    // pipeline's passes are LLVM's own, so codegen's second IR verifier is left out.
+    if (tm.addPassesToEmitFile(pm, os, nullptr, file_type, /*DisableVerify=*/true)) {
+      emitted = false;
+      return;
+    }
+    pm.run(module.module());
+  });
+  if (ok && !emitted) {
     diags.Error(DiagKind::kInternalCompilerError, {}, "the BPF target cannot emit this file type");
     return std::nullopt;
   }
-  int errors = collector->errors();
-  restore();
-  if (errors > 0) return std::nullopt;
+  if (!ok) return std::nullopt;
+  return std::string(buffer.begin(), buffer.end());
+}
+
+std::optional<std::string> Codegen(BpfModule& module, const CodegenOptions& options,
+                                   DiagnosticList& diags) {
+  if (!OptimizeModule(module, options.opt, diags)) return std::nullopt;
+  return EmitModule(module, options, diags);
+}
+
+std::string PrintModuleIr(BpfModule& module) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  module.module().print(os, nullptr);
   return out;
 }
 

@@ -1,9 +1,9 @@
-// Turns a finished BpfModule into text IR, BPF assembly or an ELF object, in memory. Runs LLVM's
-// pass pipeline built with the BPF TargetMachine (the BPF-specific IR passes are registered only
-// there; at least the O0 pipeline always runs), then the code generator. LLVM reports its own
-// errors (e.g. the 512-byte BPF stack limit) through a context diagnostic handler installed here,
-// so they come out as uringc Diagnostics at `.uring` locations instead of LLVM's default
-// print-and-exit(1).
+// Turns a finished BpfModule into text IR, BPF assembly or an ELF object, in memory, in two steps
+// (the pipeline's rows `optimize` and `codegen`): LLVM's pass pipeline built with the BPF
+// TargetMachine (the BPF-specific IR passes are registered only there; at least the O0 pipeline
+// always runs), then the code generator. LLVM reports its own errors (e.g. the 512-byte BPF
+// stack limit) through a context diagnostic handler installed for each step, so they come out as
+// uringc Diagnostics at `.uring` locations instead of LLVM's default print-and-exit(1).
 #pragma once
 
 #include <optional>
@@ -22,11 +22,23 @@ struct CodegenOptions {
   EmitKind emit = EmitKind::kObj;
 };
 
-/// Finalizes `module` if needed, optimizes it in place and returns the requested output (an ELF
-/// object's bytes, or text). On any error returns nullopt with diagnostics in `diags`: LLVM backend
-/// errors have kind `BpfStackLimit` or `BackendError`, internal failures `InternalCompilerError`.
-/// The same module contents always give byte-identical output. Call once per module.
+/// Finalizes `module` if needed (BpfModule::Finalize) and runs the optimisation pipeline of
+/// `opt` on it in place (opt_pipeline.h). False with diagnostics in `diags` on any error: LLVM
+/// backend errors have kind `BpfStackLimit` or `BackendError`, internal failures
+/// `InternalCompilerError`; after a fatal error the module is abandoned (BpfModule::Abandon).
+bool OptimizeModule(BpfModule& module, OptLevel opt, DiagnosticList& diags);
+
+/// Generates `options.emit`'s output from an optimized `module` (an ELF object's bytes, or text),
+/// with the code generator of `options.opt`; nullopt with diagnostics as OptimizeModule. The same
+/// module contents always give byte-identical output. Call once per module.
+std::optional<std::string> EmitModule(BpfModule& module, const CodegenOptions& options,
+                                      DiagnosticList& diags);
+
+/// OptimizeModule, then EmitModule: the back end after lowering in one call.
 std::optional<std::string> Codegen(BpfModule& module, const CodegenOptions& options,
                                    DiagnosticList& diags);
+
+/// The module's LLVM IR as text (what `--emit=llvm` writes, and `--dump-after` prints).
+std::string PrintModuleIr(BpfModule& module);
 
 }  // namespace uringc

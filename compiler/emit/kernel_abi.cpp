@@ -1,17 +1,13 @@
-// Maps `--target-kernel` versions to the ABI variant they use.
+// Maps `--target-kernel` versions to the ABI variant they use (the table is in kernel_abi.h).
 #include "emit/kernel_abi.h"
 
 namespace uringc {
 
 std::optional<KernelAbi> ParseKernelAbi(std::string_view version) {
-  if (version == "7.1") return KernelAbi::kLinux7_1;
-  // 7.3 kept the 7.2 ABI (checked on Debian's 7.3.4 kernel).
-  if (version == "7.2" || version == "7.3") return KernelAbi::kLinux7_2;
+  for (const KernelVersion& k : kKernelVersions) {
+    if (k.version == version) return k.abi;
+  }
   return std::nullopt;
-}
-
-std::string_view KernelAbiVersion(KernelAbi abi) {
-  return abi == KernelAbi::kLinux7_1 ? "7.1" : "7.2";
 }
 
 std::string_view ContextStructName(KernelAbi abi) {

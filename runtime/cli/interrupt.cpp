@@ -8,6 +8,8 @@
 
 #include <cstring>
 
+#include "diag/exit_status.h"
+
 namespace uringc {
 namespace {
 
@@ -28,7 +30,7 @@ void OnSignal(int sig) {
   for (int i = path_count - 1; i >= 0; --i) {
     if (unlink(paths[i]) != 0 && (errno == EISDIR || errno == EPERM)) rmdir(paths[i]);
   }
-  _exit(130);
+  _exit(kExitInterrupted);
 }
 
 void Install(void (*handler)(int)) {

@@ -1,14 +1,16 @@
-// Parsing for the run command (see run_args.h).
+// The run command's options (see run_args.h). CLI11 finds each option and its value; the values
+// are converted here, with the runtime's number syntax (uringc/numbers.h: no octal `010`, sizes
+// like `64k`), and a bad one throws CLI::ValidationError with the message the user sees.
 #include "run_args.h"
 
-#include "uringc/numbers.h"
-
 #include "uringc/controller.h"
+#include "uringc/numbers.h"
 
 namespace uringc {
 namespace {
 
 constexpr uint64_t kMaxBufferArg = uint64_t{65536} << 30;
+constexpr const char* kEntries = "1 to 65536 entries";
 
 Result<uint64_t> ParseSize(const std::string& flag, const std::string& text) {
   auto n = ParseByteSize(text);
@@ -17,28 +19,104 @@ Result<uint64_t> ParseSize(const std::string& flag, const std::string& text) {
   return *n;
 }
 
+// The number `text` of option `flag`, or the parse fails saying why.
+uint64_t Number(const std::string& flag, const std::string& text) {
+  auto n = ParseSize(flag, text);
+  if (!n) throw CLI::ValidationError(n.error().message);
+  return *n;
+}
+
+// The same within [min, max]; outside, the parse fails with `range` (what is allowed).
+uint64_t NumberIn(const std::string& flag, const std::string& text, uint64_t min, uint64_t max,
+                  const std::string& range) {
+  const uint64_t n = Number(flag, text);
+  if (n < min || n > max) throw CLI::ValidationError(flag + ": " + range);
+  return n;
+}
+
+// Declares option `flag`, whose value `set` converts (throwing CLI::ValidationError).
+CLI::Option* AddConverted(CLI::App& app, const std::string& flag, const std::string& type,
+                          const std::string& description,
+                          std::function<void(const std::string&)> set) {
+  return app.add_option_function<std::string>(flag, std::move(set), description)->type_name(type);
+}
+
+// uringc-run's app: the options and OBJECT.
+void DeclareRunCommand(CLI::App& app, RunArgs& out) {
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.allow_extras();
+  AddRunOptions(app, out);
+  app.add_option("OBJECT", out.object, "the controller object (.bpf.o)");
+  app.footer("Exit status: 0 done, 1 failed, 2 usage error, 130 interrupted.");
+}
+
 }  // namespace
 
+void AddRunOptions(CLI::App& app, RunArgs& out) {
+  app.add_option_function<std::vector<std::string>>(
+         "--arg",
+         [&out](const std::vector<std::string>& texts) {
+           for (const std::string& text : texts) {
+             auto a = ParseRunArg(text);
+             if (!a) throw CLI::ValidationError(a.error().message);
+             out.args.push_back(*a);
+           }
+         },
+         "set a global or `struct.member` (repeatable); VALUE is an integer, true/false, an\n"
+         "enumerator, PATH:r|w|rw|create (opens PATH, passes the fd) or buffer[:SIZE]\n"
+         "(allocates; unset buffers parameters get their declared size)")
+      ->type_name("NAME=VALUE")
+      ->allow_extra_args(false);
+  app.add_option("--ops", out.ops_map,
+                 "the io_uring_bpf_ops variable to use (several in one object)")
+      ->type_name("NAME");
+  AddConverted(app, "--sq-entries", "N", "SQ size (default 64)", [&out](const std::string& v) {
+    out.sq_entries = static_cast<uint32_t>(NumberIn("--sq-entries", v, 1, 65536, kEntries));
+  });
+  AddConverted(app, "--cq-entries", "N", "CQ size", [&out](const std::string& v) {
+    out.cq_entries = static_cast<uint32_t>(NumberIn("--cq-entries", v, 1, 65536, kEntries));
+  });
+  AddConverted(app, "--mem-region", "BYTES", "register a parameter region (IOU_REGION_MEM)",
+               [&out](const std::string& v) {
+                 out.mem_region = Number("--mem-region", v);
+               });
+  app.add_option("--verifier-log", out.verifier_log,
+                 "write the verifier log there when loading fails")
+      ->type_name("FILE");
+  AddConverted(app, "--log-size", "BYTES", "verifier log kept (its tail; default 1M)",
+               [&out](const std::string& v) {
+                 out.log_size = NumberIn("--log-size", v, 4096, kMaxVerifierLogSize,
+                                         "4096 to " + std::to_string(kMaxVerifierLogSize) +
+                                             " bytes (the kernel's limit)");
+               });
+  AddConverted(app, "--max-enters", "N", "give up after N io_uring_enter calls",
+               [&out](const std::string& v) {
+                 out.max_enters = Number("--max-enters", v);
+               });
+  app.add_flag("--vm", out.vm,
+               "run the same command in the project's VM, for kernels without io_uring_bpf_ops");
+  app.add_option("--suite", out.suites,
+                 "the VM's kernel (repeatable): sid (7.2), trixie-backports (7.3),\n"
+                 "trixie-backports-7.1 (7.1); default sid")
+      ->type_name("S")
+      ->allow_extra_args(false);
+  app.add_option_function<std::string>(
+         "--diagnostics-format",
+         [&out](const std::string& format) {
+           out.diagnostics_format =
+               format == "json" ? DiagnosticsFormat::kJson : DiagnosticsFormat::kText;
+         },
+         "how a verifier rejection (and, for a .uring FILE, the compiler's diagnostics) is\n"
+         "printed on stderr (default text)")
+      ->check(CLI::IsMember({"text", "json"}));
+}
+
 std::string RunUsage(const std::string& program) {
-  return "usage: " + program +
-         " [options] OBJECT.bpf.o\n"
-         "Loads a controller onto a new ring, runs it until it finishes, prints its outputs.\n"
-         "  --arg NAME=VALUE      set a global or `struct.member` (repeatable); VALUE is an\n"
-         "                        integer, true/false, an enumerator, PATH:r|w|rw|create (opens\n"
-         "                        PATH, passes the fd) or buffer[:SIZE] (allocates; unset buffers\n"
-         "                        parameters get their declared size)\n"
-         "  --ops NAME            the io_uring_bpf_ops variable to use (several in one object)\n"
-         "  --sq-entries N        SQ size (default 64)      --cq-entries N   CQ size\n"
-         "  --mem-region BYTES    register a parameter region (IOU_REGION_MEM)\n"
-         "  --verifier-log=FILE   write the verifier log there when loading fails\n"
-         "  --log-size BYTES      verifier log kept (its tail; default 1M)\n"
-         "  --diagnostics-format=text|json  how errors are printed (stderr; json: an array of\n"
-         "                        {file, line, column, severity, kind, message, notes})\n"
-         "  --max-enters N        give up after N io_uring_enter calls\n"
-         "  --vm [--suite S]      run the same command in the project's VM (sid: 7.2,\n"
-         "                        trixie-backports: 7.3, trixie-backports-7.1: 7.1) for\n"
-         "                        kernels without io_uring_bpf_ops\n"
-         "Exit status: 0 done, 1 failed, 2 usage error, 130 interrupted.\n";
+  RunArgs unused;
+  CLI::App app("Loads a controller onto a new ring, runs it until it finishes, prints its outputs.",
+               program);
+  DeclareRunCommand(app, unused);
+  return app.help();
 }
 
 Result<RunArg> ParseRunArg(const std::string& text) {
@@ -87,88 +165,26 @@ Result<RunArg> ParseRunArg(const std::string& text) {
 
 Result<RunArgs> ParseRunArgs(int argc, char** argv) {
   RunArgs out;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    std::string value;
-    bool has_value = false;
-    const size_t eq = arg.find('=');
-    if (arg.rfind("--", 0) == 0 && eq != std::string::npos && arg != "--arg") {
-      value = arg.substr(eq + 1);
-      arg = arg.substr(0, eq);
-      has_value = true;
-    }
-    auto next = [&]() -> Result<std::string> {
-      if (has_value) return value;
-      if (i + 1 >= argc)
-        return MakeError(DiagKind::kBadCommandLine, EINVAL, arg + " needs a value");
-      return std::string(argv[++i]);
-    };
-    auto number = [&](uint64_t* dst) -> Result<void> {
-      auto v = next();
-      if (!v) return v.error();
-      auto n = ParseSize(arg, *v);
-      if (!n) return n.error();
-      *dst = *n;
-      return {};
-    };
-    uint64_t n = 0;
-    if (arg == "-h" || arg == "--help") {
-      out.help = true;
-    } else if (arg == "--arg") {
-      auto v = next();
-      if (!v) return v.error();
-      auto a = ParseRunArg(*v);
-      if (!a) return a.error();
-      out.args.push_back(*a);
-    } else if (arg == "--ops") {
-      auto v = next();
-      if (!v) return v.error();
-      out.ops_map = *v;
-    } else if (arg == "--verifier-log") {
-      auto v = next();
-      if (!v) return v.error();
-      out.verifier_log = *v;
-    } else if (arg == "--suite") {
-      auto v = next();
-      if (!v) return v.error();
-      out.suites.push_back(*v);
-    } else if (arg == "--vm") {
-      out.vm = true;
-    } else if (arg == "--diagnostics-format") {
-      auto v = next();
-      if (!v) return v.error();
-      if (*v != "text" && *v != "json") {
-        return MakeError(DiagKind::kBadCommandLine, EINVAL,
-                         "--diagnostics-format is `text` or `json`, not `" + *v + "`");
-      }
-      out.json_diagnostics = *v == "json";
-    } else if (arg == "--sq-entries" || arg == "--cq-entries") {
-      URINGC_TRY(number(&n));
-      if (n == 0 || n > 65536)
-        return MakeError(DiagKind::kBadCommandLine, EINVAL, arg + ": 1 to 65536 entries");
-      (arg == "--sq-entries" ? out.sq_entries : out.cq_entries) = static_cast<uint32_t>(n);
-    } else if (arg == "--mem-region") {
-      URINGC_TRY(number(&out.mem_region));
-    } else if (arg == "--log-size") {
-      URINGC_TRY(number(&out.log_size));
-      if (out.log_size < 4096 || out.log_size > kMaxVerifierLogSize) {
-        return MakeError(DiagKind::kBadCommandLine, EINVAL,
-                         "--log-size: 4096 to " + std::to_string(kMaxVerifierLogSize) +
-                             " bytes (the kernel's limit)");
-      }
-    } else if (arg == "--max-enters") {
-      URINGC_TRY(number(&out.max_enters));
-    } else if (arg.rfind("-", 0) == 0) {
-      return MakeError(DiagKind::kBadCommandLine, EINVAL, "unknown option `" + arg + "`");
-    } else if (out.object.empty()) {
-      out.object = arg;
-    } else {
-      return MakeError(DiagKind::kBadCommandLine, EINVAL,
-                       "only one object can be run (got `" + out.object + "` and `" + arg + "`)");
-    }
+  CLI::App app("", argc > 0 ? argv[0] : "uringc-run");
+  DeclareRunCommand(app, out);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    RunArgs help;
+    help.help = true;
+    return help;
+  } catch (const CLI::ParseError& e) {
+    return MakeError(DiagKind::kBadCommandLine, EINVAL, e.what());
   }
-  if (!out.help && out.object.empty())
-    return MakeError(DiagKind::kBadCommandLine, EINVAL, "no object file given");
+  for (const std::string& extra : app.remaining()) {
+    if (extra == "--") continue;
+    if (extra[0] == '-') {
+      return MakeError(DiagKind::kBadCommandLine, EINVAL, "unknown option `" + extra.substr(0, extra.find('=')) + "`");
+    }
+    return MakeError(DiagKind::kBadCommandLine, EINVAL, "only one object can be run (got `" + out.object + "` and `" +
+                                 extra + "`)");
+  }
+  if (out.object.empty()) return MakeError(DiagKind::kBadCommandLine, EINVAL, "no object file given");
   return out;
 }
 

@@ -1,11 +1,16 @@
-// Command line of `uringc run` / `uringc-run`, parsed into data so it can be unit-tested and
-// rewritten for the VM (--vm copies the object and input files into the guest).
+// The command line of `uringc-run` and `uringc run`, declared with CLI11 (the one parser of every
+// uringc command line) into RunArgs: data, so it can be unit-tested and rewritten for the VM
+// (--vm copies the object and input files into the guest). `--opt=value` and `--opt value` both
+// work; a value that is not allowed fails the parse with a message that names the option.
 #pragma once
+
+#include <CLI/CLI.hpp>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "diag/formatter.h"
 #include "uringc/result.h"
 
 namespace uringc {
@@ -34,18 +39,23 @@ struct RunArgs {
   uint64_t log_size = 1 << 20;
   uint64_t max_enters = 0;
   bool vm = false;
-  bool json_diagnostics = false;    // --diagnostics-format=json
   std::vector<std::string> suites;  // --suite, for --vm
+  DiagnosticsFormat diagnostics_format = DiagnosticsFormat::kText;
   bool help = false;
 };
 
-/// Parses argv (argv[0] is the program name). Errors name the offending argument.
+/// Declares the run command's options on `app`, storing into `out`: all but the object, which
+/// `uringc-run` takes as OBJECT and `uringc run` as a FILE it may compile first.
+void AddRunOptions(CLI::App& app, RunArgs& out);
+
+/// Parses `uringc-run`'s argv (argv[0] is the program name). Errors name the offending
+/// argument; `--help` sets `help` and nothing else is required.
 Result<RunArgs> ParseRunArgs(int argc, char** argv);
 
 /// Parses the VALUE part of --arg.
 Result<RunArg> ParseRunArg(const std::string& text);
 
-/// The usage text.
+/// `uringc-run`'s help.
 std::string RunUsage(const std::string& program);
 
 }  // namespace uringc

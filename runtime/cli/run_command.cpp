@@ -1,7 +1,8 @@
-// The run command (see run_command.h): argument handling, fd and buffer parameters, SIGINT as a
-// clean stop once the controller runs (before that, interrupt.h), the report, and --vm, which
-// hands the same command to tests/vm/run-vm-tests.py with the object and input files copied into
-// the guest. No exception leaves it: one escaping the runtime would abort the command.
+// The run command (see run_command.h; its options are run_args.h): fd and buffer parameters,
+// SIGINT as a clean stop once the controller runs (before that, interrupt.h), the report, the
+// diagnostics (text or JSON), and --vm, which hands the same command to tests/vm/run-vm-tests.py
+// with the object and input files copied into the guest. No exception leaves it: one escaping
+// the runtime would abort the command.
 #include "run_command.h"
 
 #include <fcntl.h>
@@ -15,11 +16,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <new>
 #include <vector>
 
 #include "arg_files.h"
+#include "diag/exit_status.h"
 #include "diag/formatter.h"
 #include "interrupt.h"
 #include "run_args.h"
@@ -39,7 +42,7 @@ void OnStop(int) { stop_requested = 1; }
 // (--diagnostics-format=json): an array of one diagnostic, as `uringc compile` prints them.
 void ReportError(const std::string& program, const RunArgs& args, const Error& e,
                  const VerifierReport* report = nullptr) {
-  if (args.json_diagnostics) {
+  if (args.diagnostics_format == DiagnosticsFormat::kJson) {
     if (report) {
       Diagnostic d = report->diagnostic;
       if (!args.verifier_log.empty())
@@ -202,7 +205,7 @@ int RunInVm(const RunArgs& args) {
   if (access(binary.c_str(), X_OK) != 0) {
     std::fprintf(stderr, "uringc run --vm: cannot find the uringc-run binary (%s)\n",
                  binary.c_str());
-    return 1;
+    return kExitErrors;
   }
   std::vector<std::pair<std::string, std::string>> files = {
       {args.object, "/data/" + Basename(args.object)}};
@@ -234,6 +237,9 @@ int RunInVm(const RunArgs& args) {
   if (args.mem_region) argv.insert(argv.end(), {"--mem-region", std::to_string(args.mem_region)});
   if (args.max_enters) argv.insert(argv.end(), {"--max-enters", std::to_string(args.max_enters)});
   argv.insert(argv.end(), {"--log-size", std::to_string(args.log_size)});
+  if (args.diagnostics_format == DiagnosticsFormat::kJson) {
+    argv.insert(argv.end(), {"--diagnostics-format", "json"});
+  }
   if (!args.verifier_log.empty()) {
     std::fprintf(stderr, "note: --verifier-log is printed by the guest, not written on the host\n");
   }
@@ -242,12 +248,12 @@ int RunInVm(const RunArgs& args) {
     if (access(host.c_str(), R_OK) != 0 || stat(host.c_str(), &st) != 0) {
       std::fprintf(stderr, "uringc run --vm: cannot read `%s`: %s\n", host.c_str(),
                    strerror(errno));
-      return 1;
+      return kExitErrors;
     }
     if (!S_ISREG(st.st_mode)) {  // copied into the guest: a FIFO or a device would never end
       std::fprintf(stderr, "uringc run --vm: `%s` is not a regular file; --vm copies the object "
                    "and the files it reads into the guest\n", host.c_str());
-      return 1;
+      return kExitErrors;
     }
   }
   std::string json = "[{\"name\": \"uringc-run\", \"argv\": [";
@@ -264,7 +270,7 @@ int RunInVm(const RunArgs& args) {
   if (!written) {
     if (dir) RemoveTemp(*dir);
     std::fprintf(stderr, "uringc run --vm: %s\n", written.error().message.c_str());
-    return 1;
+    return kExitErrors;
   }
   std::vector<std::string> cmd = {"/usr/bin/python3", URINGC_VM_RUNNER, "--manifest", manifest,
                                   "--retries", "1"};
@@ -303,23 +309,14 @@ int RunInVm(const RunArgs& args) {
   const bool stopped = WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT ||
                                                 WTERMSIG(status) == SIGTERM ||
                                                 WTERMSIG(status) == SIGHUP);
-  if (sig || stopped || (WIFEXITED(status) && WEXITSTATUS(status) == 130)) return 130;
-  return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+  if (sig || stopped || (WIFEXITED(status) && WEXITSTATUS(status) == kExitInterrupted)) {
+    return kExitInterrupted;
+  }
+  return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? kExitOk : kExitErrors;
 }
 
-int RunCommand(int argc, char** argv, const std::string& program, const SourceTexts& texts) {
+int RunCommand(const RunArgs& args, const std::string& program, const SourceTexts& texts) {
   stop_requested = 0;
-  auto parsed = ParseRunArgs(argc, argv);
-  if (!parsed) {
-    std::fprintf(stderr, "%s: %s\n%s", program.c_str(), parsed.error().message.c_str(),
-                 RunUsage(program).c_str());
-    return 2;
-  }
-  const RunArgs& args = *parsed;
-  if (args.help) {
-    std::printf("%s", RunUsage(program).c_str());
-    return 0;
-  }
   if (args.vm) return RunInVm(args);
 
   ControllerOptions co;
@@ -330,7 +327,7 @@ int RunCommand(int argc, char** argv, const std::string& program, const SourceTe
   auto ctl = Controller::OpenFile(args.object, co);
   if (!ctl) {
     ReportError(program, args, ctl.error());
-    return 1;
+    return kExitErrors;
   }
   RingOptions ro;
   ro.sq_entries = args.sq_entries;
@@ -346,14 +343,14 @@ int RunCommand(int argc, char** argv, const std::string& program, const SourceTe
   auto ring = Ring::Create(ro);
   if (!ring) {
     ReportError(program, args, ring.error());
-    return 1;
+    return kExitErrors;
   }
   Resources res;
   for (const RunArg& a : args.args) {
     auto r = ApplyArg(**ctl, a, res);
     if (!r) {
       ReportError(program, args, r.error());
-      return 1;
+      return kExitErrors;
     }
   }
   // Buffers parameters without --arg get their declared size (the README's promise).
@@ -364,24 +361,24 @@ int RunCommand(int argc, char** argv, const std::string& program, const SourceTe
                  : Result<void>();
     if (!r) {
       ReportError(program, args, r.error());
-      return 1;
+      return kExitErrors;
     }
   }
   auto loaded = (*ctl)->Load(**ring);
   if (!loaded) {
     ReportError(program, args, loaded.error(), (*ctl)->verifier_report());
-    return 1;
+    return kExitErrors;
   }
   auto attached = (*ctl)->Attach();
   if (!attached) {
     ReportError(program, args, attached.error());
-    return 1;
+    return kExitErrors;
   }
   // The run starts: only now are `PATH:create` files emptied.
   auto started = res.files.StartRun();
   if (!started) {
     ReportError(program, args, started.error());
-    return 1;
+    return kExitErrors;
   }
   // Ctrl-C and SIGTERM stop the run cleanly: the enter returns -EINTR, outputs are printed.
   struct sigaction sa {};
@@ -397,7 +394,7 @@ int RunCommand(int argc, char** argv, const std::string& program, const SourceTe
     auto out = (*ctl)->Run(run_opts);
     if (!out) {
       ReportError(program, args, out.error());
-      return 1;
+      return kExitErrors;
     }
     total.status = out->status;
     total.controller_error = out->controller_error;
@@ -414,25 +411,47 @@ int RunCommand(int argc, char** argv, const std::string& program, const SourceTe
   std::printf("outputs:\n");
   PrintOutputs(**ctl);
   std::fflush(stdout);
-  if (total.status == RunStatus::kInterrupted) return 130;
-  return total.status == RunStatus::kDone ? 0 : 1;
+  if (total.status == RunStatus::kInterrupted) return kExitInterrupted;
+  return total.status == RunStatus::kDone ? kExitOk : kExitErrors;
 }
 
-}  // namespace
-
-int RunCommandMain(int argc, char** argv, const SourceTexts& texts) {
-  const std::string program = argc > 0 ? Basename(argv[0]) : "uringc-run";
-  // Until the controller runs, a signal removes what the command made and ends it with 130.
+// Runs `command` as the run command runs everything: until the controller runs, a signal removes
+// what the command made and ends it with 130; no exception escapes.
+int Guarded(const std::string& program, const std::function<int()>& command) {
   SignalScope scope;
   ExitOnSignal();
   try {
-    return RunCommand(argc, argv, program, texts);
+    return command();
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "%s: out of memory\n", program.c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.what());
   }
-  return 1;
+  return kExitErrors;
+}
+
+}  // namespace
+
+int RunCommandMain(int argc, char** argv) {
+  const std::string program = argc > 0 ? Basename(argv[0]) : "uringc-run";
+  return Guarded(program, [&] {
+    auto parsed = ParseRunArgs(argc, argv);
+    if (!parsed) {
+      std::fprintf(stderr, "%s: error: %s [%s]\nsee `%s --help`\n", program.c_str(),
+                   parsed.error().message.c_str(),
+                   std::string(DiagKindName(parsed.error().kind)).c_str(), program.c_str());
+      return static_cast<int>(kExitUsage);
+    }
+    if (parsed->help) {
+      std::printf("%s", RunUsage(program).c_str());
+      return static_cast<int>(kExitOk);
+    }
+    return RunCommand(*parsed, program, {});
+  });
+}
+
+int RunParsedCommand(const RunArgs& args, const std::string& program, const SourceTexts& texts) {
+  return Guarded(program, [&] { return RunCommand(args, program, texts); });
 }
 
 }  // namespace uringc

@@ -44,7 +44,7 @@ Compiled Compile(const std::string& text, const std::string& last,
     r.kinds.push_back("io-error");
     return r;
   }
-  driver::RunPipeline(*r.c, last);
+  driver::RunPipeline(*r.c, driver::FrontendPhases(), last);
   for (const Diagnostic& d : r.c->diagnostics.items()) {
     LineCol lc{0, 0};
     if (const SourceFile* f = r.c->sources.Get(d.range.file)) lc = f->LineColOf(d.range.begin);

@@ -52,7 +52,7 @@ std::vector<std::string> Actual(const std::string& path, const std::string& text
   c.options.stdlib_dir = stdlib;
   std::string io_error;
   if (!c.LoadRoot(path, io_error)) return {"// CHECK: io-error " + io_error};
-  uringc::driver::RunPipeline(c, "");
+  uringc::driver::RunPipeline(c, uringc::driver::FrontendPhases(), "");
   std::vector<std::string> out;
   for (const uringc::Diagnostic& d : c.diagnostics.items()) {
     std::string where;

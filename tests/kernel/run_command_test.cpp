@@ -1,5 +1,6 @@
 // The run command (uringc-run / `uringc run`) in-process against the real kernel: fd and buffer
-// parameters on real files, outputs and statistics printed, exit codes, --verifier-log.
+// parameters on real files, outputs and statistics printed, exit codes, --verifier-log, a verifier
+// rejection as text and as JSON (--diagnostics-format).
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -134,6 +135,18 @@ TEST(RunCommandTest, VerifierRejectionPrintsTheDiagnosticAndWritesTheLog) {
   EXPECT_NE(out.find("[RegionOutOfBounds]"), std::string::npos) << out;
   EXPECT_NE(Slurp("/tmp/bad_oob.verifier.log").find("invalid access to memory"),
             std::string::npos);
+}
+
+// --diagnostics-format=json: the same rejection as the compiler's JSON, one array on stderr.
+TEST(RunCommandTest, VerifierRejectionAsJson) {
+  REQUIRE_BPF_OPS();
+  const std::string obj = WriteTemp("bad_oob.bpf.o", bad_oob_bpf_object_obj.str());
+  std::string out;
+  EXPECT_EQ(RunCli({obj, "--diagnostics-format", "json"}, &out), 1);
+  EXPECT_EQ(out.rfind("[", 0), 0u) << out;
+  EXPECT_NE(out.find("\"RegionOutOfBounds\""), std::string::npos) << out;
+  EXPECT_NE(out.find("bad_oob.bpf.c\""), std::string::npos) << out;
+  EXPECT_EQ(out.find(": error: "), std::string::npos) << out;  // no text form
 }
 
 // A compiled `buffers[4] of 64 KiB` parameter given 4096 bytes: refused before anything runs

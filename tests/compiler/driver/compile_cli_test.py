@@ -4,7 +4,9 @@ and -O2 to a BPF object, to BPF assembly and to LLVM IR; the same input gives by
 output across processes; --emit-header describes parameters, buffers and outputs; the 7.1 ABI
 names `io_ring_ctx`; bad flags and files with several graphs are usage errors (exit 2); a source
 error is exit 1 with the diagnostic, and so is a fatal error inside LLVM (--test-llvm-fatal, a
-switch only the tests' `uringc-test` takes: the product `uringc` refuses it).
+switch only the tests' `uringc-test` takes: the product `uringc` refuses it). Issue 11: every
+subcommand has its own --help, an option's value may follow a space, a usage error is one line
+plus where the help is, --dump-after shows the back end's LLVM IR, `run --diagnostics-format=json`.
 Issue 10: i8/i16 are signed in the header and the BTF; only regular files of bounded size are
 read (no hang on a FIFO, no endless read of /dev/zero), for sources, imports, objects and --arg
 files; control bytes never reach the terminal raw and the number of diagnostics is bounded.
@@ -123,6 +125,72 @@ class CompileCli(unittest.TestCase):
                 self.assertIn(ctx, f.read())
         p = run("compile", "--target-kernel=6.9", ex, "-o", self.out("x.o"))
         self.assertEqual(p.returncode, 2)
+
+    def test_target_kernel_takes_its_value_after_a_space_too(self):
+        ex = os.path.join(ROOT, "examples", "nop_chain.uring")
+        o = self.out("71.o")
+        p = run("compile", "--target-kernel", "7.1", ex, "-o", o)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(o, "rb") as f:
+            self.assertIn(b"io_ring_ctx", f.read())
+        p = run("compile", "--target-kernel", "6.9", ex, "-o", o)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(b"`6.9` is not 7.1, 7.2, 7.3 or auto", p.stderr)
+
+    def test_each_subcommand_has_its_own_help(self):
+        p = run("--help")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        for sub in (b"check", b"graph", b"compile", b"run"):
+            self.assertIn(sub, p.stdout)
+        p = run("compile", "--help")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        help_text = p.stdout.decode()
+        self.assertIn("uringc compile", help_text)
+        for want in ("--target-kernel", "--emit-header[=FILE]", "--graph", "-O", "--dump-after",
+                     "passes (for --dump-after):", "bounds", "lower", "optimize", "codegen"):
+            self.assertIn(want, help_text)
+        self.assertNotIn("Subcommands:", help_text)
+        self.assertNotIn("--test-llvm-fatal", help_text)
+        p = run("check", "--help")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(b"--dump-after", p.stdout)
+        self.assertIn(b"bounds", p.stdout)
+        self.assertNotIn(b"--target-kernel", p.stdout)
+        self.assertNotIn(b"optimize", p.stdout)  # check runs the front end only
+        p = run("run", "--help")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        for want in (b"--arg", b"--vm", b"--target-kernel", b"--diagnostics-format"):
+            self.assertIn(want, p.stdout)
+        self.assertIn(b"--test-llvm-fatal", run("compile", "--help", binary=UR_TEST).stdout)
+
+    def test_a_usage_error_is_one_line_and_where_the_help_is(self):
+        ex = os.path.join(ROOT, "examples", "nop_chain.uring")
+        for args, sub in ((["compile", "--emit=bin", ex], "compile"),
+                          (["check", "--dump-after=nope", ex], "check"),
+                          (["compile", ex, ex], "compile"),
+                          (["frobnicate", ex], None)):
+            p = run(*args)
+            self.assertEqual(p.returncode, 2, args)
+            lines = p.stderr.decode().splitlines()
+            self.assertEqual(len(lines), 2, p.stderr)
+            self.assertTrue(lines[0].startswith("uringc: error: "), lines)
+            self.assertEqual(lines[1], "see `uringc" + (" " + sub if sub else "") + " --help`")
+
+    def test_dump_after_a_back_end_row_prints_the_llvm_ir(self):
+        ex = os.path.join(ROOT, "examples", "nop_chain.uring")
+        o = self.out("dumped.o")
+        p = run("compile", "--dump-after=lower", ex, "-o", o)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        ir = p.stdout.decode()
+        self.assertRegex(ir, r'define [^\n]*@nop_chain\([^\n]*section "struct_ops.s/nop_chain"')
+        self.assertFalse(os.path.exists(o), "the pipeline stops after the dumped row")
+        p = run("compile", "--dump-after", "optimize", "-O0", ex)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(b"define", p.stdout)
+        self.assertEqual(run("compile", "--dump-after=codegen", ex).returncode, 2)
+        p = run("compile", "--dump-after=types", ex)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(b"Repeat", p.stdout)
 
     def test_usage_and_source_errors(self):
         two = self.source("graph a() { nop() }\ngraph b() { nop() }\n", "two.uring")
@@ -257,6 +325,14 @@ class CompileCli(unittest.TestCase):
             self.assertIn("[GraphTooLarge]", err, args)
             self.assertIn("BPF instructions", err, args)
             self.assertIn("note: the largest part: about", err, args)
+
+    def test_run_prints_the_compilers_diagnostics_as_json(self):
+        bad = self.source("graph g() { nop(1) }\n", "bad.uring")
+        p = run("run", "--diagnostics-format", "json", bad)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertEqual(json.loads(p.stderr)[0]["kind"], "BadArguments")
+        p = run("run", "--diagnostics-format=xml", bad)
+        self.assertEqual(p.returncode, 2, p.stderr)
 
     def test_run_reports_a_missing_kernel_feature_or_runs(self):
         # On a host without io_uring_bpf_ops this explains what is missing; either way it must

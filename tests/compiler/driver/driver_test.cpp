@@ -30,12 +30,19 @@ TEST(Driver, HelpVersionAndUsageErrors) {
   Outcome help = Uringc({"--help"});
   EXPECT_EQ(help.code, 0);
   EXPECT_NE(help.out.find("check"), std::string::npos);
-  EXPECT_NE(help.out.find("bounds"), std::string::npos);  // the pass list
+  Outcome check_help = Uringc({"check", "--help"});  // each subcommand has its own
+  EXPECT_EQ(check_help.code, 0);
+  EXPECT_NE(check_help.out.find("--dump-after"), std::string::npos);
+  EXPECT_NE(check_help.out.find("bounds"), std::string::npos);  // the pass list
+  EXPECT_EQ(check_help.out.find("Subcommands:"), std::string::npos) << check_help.out;
   EXPECT_EQ(Uringc({"--version"}).out.rfind("uringc ", 0), 0u);
   EXPECT_EQ(Uringc({}).code, 2);
   EXPECT_EQ(Uringc({"frobnicate", "x.uring"}).code, 2);
   EXPECT_EQ(Uringc({"check"}).code, 2);
-  EXPECT_EQ(Uringc({"check", "--bogus", "x.uring"}).code, 2);
+  Outcome bogus = Uringc({"check", "--bogus=1", "x.uring"});
+  EXPECT_EQ(bogus.code, 2);
+  EXPECT_EQ(bogus.err,
+            "uringc: error: `check` does not take `--bogus`\nsee `uringc check --help`\n");
   EXPECT_EQ(Uringc({"check", "--emit=llvm", "x.uring"}).code, 2);
   EXPECT_EQ(Uringc({"check", "--dump-after=nope", "x.uring"}).code, 2);
   EXPECT_EQ(Uringc({"check", "/nonexistent/file.uring"}).code, 2);
@@ -72,8 +79,9 @@ TEST(Driver, EmitAndDumpAfter) {
   Outcome parsed = Uringc({"check", "--dump-after=parse", f});
   EXPECT_NE(parsed.out.find("Call nop"), std::string::npos);
   EXPECT_EQ(parsed.out.find(": i32"), std::string::npos);  // no types before the types pass
-  Outcome typed = Uringc({"check", "--dump-after=types", f});
+  Outcome typed = Uringc({"check", "--dump-after", "types", f});  // a value after a space too
   EXPECT_NE(typed.out.find("Call nop @1:30 : i32"), std::string::npos) << typed.out;
+  EXPECT_EQ(Uringc({"check", "--dump-after=lower", f}).code, 2);  // a back-end row: not in check
 }
 
 TEST(Driver, GraphPrintsDotAndWritesSvg) {

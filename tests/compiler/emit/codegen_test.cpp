@@ -232,7 +232,7 @@ TEST(CodegenObject, StackLimitBecomesDiagnosticAtUringLine) {
   driver::Compilation c;
   std::string io_error;
   ASSERT_TRUE(c.LoadRoot(kNopChain, io_error)) << io_error;
-  driver::RunPipeline(c, "");
+  driver::RunPipeline(c, driver::FrontendPhases(), "");
   ASSERT_TRUE(c.rgir != nullptr);
   const rgir::Graph& g = c.rgir->graphs.front();
   BpfModule module(BpfModuleOptions{.name = g.name, .sources = &c.sources,

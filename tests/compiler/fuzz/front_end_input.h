@@ -19,7 +19,7 @@ inline void RunFrontEnd(driver::Compilation& c, const uint8_t* data, size_t size
   root.path = "/nonexistent-fuzz-dir/input.uring";
   root.file_id = c.sources.Add(root.path, std::string(reinterpret_cast<const char*>(data), size));
   c.program.modules.push_back(std::move(root));
-  driver::RunPipeline(c, "");
+  driver::RunPipeline(c, driver::FrontendPhases(), "");
 }
 
 }  // namespace uringc::fuzz
