@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "ast/operators.h"
 #include "ast/types.h"
 #include "source/source_file.h"
 
@@ -175,15 +176,15 @@ struct PropagateExpr : Expr {
 
 struct UnaryExpr : Expr {
   static constexpr Kind kKind = Kind::kUnary;
-  UnaryExpr(SourceRange r, std::string o) : Expr(r, kKind), op(std::move(o)) {}
-  std::string op;  ///< "-" or "!"
+  UnaryExpr(SourceRange r, UnaryOp o) : Expr(r, kKind), op(o) {}
+  UnaryOp op;
   std::unique_ptr<Expr> operand;
 };
 
 struct BinaryExpr : Expr {
   static constexpr Kind kKind = Kind::kBinary;
-  BinaryExpr(SourceRange r, std::string o) : Expr(r, kKind), op(std::move(o)) {}
-  std::string op;  ///< "+", "==", "&&", ...
+  BinaryExpr(SourceRange r, BinaryOp o) : Expr(r, kKind), op(o) {}
+  BinaryOp op;
   std::unique_ptr<Expr> lhs, rhs;
 };
 
@@ -215,10 +216,11 @@ struct DeclStmt : Stmt {
   std::unique_ptr<Expr> init;     ///< optional for `var`
 };
 
+/// `x = v`, or a compound `x += v` (compound_op kAdd): `x = x + v`.
 struct AssignStmt : Stmt {
   static constexpr Kind kKind = Kind::kAssign;
-  AssignStmt(SourceRange r, std::string o) : Stmt(r, kKind), op(std::move(o)) {}
-  std::string op;  ///< "=", "+=", ...
+  AssignStmt(SourceRange r, std::optional<BinaryOp> o) : Stmt(r, kKind), compound_op(o) {}
+  std::optional<BinaryOp> compound_op;  ///< nullopt for `=`
   std::unique_ptr<Expr> target, value;
 };
 

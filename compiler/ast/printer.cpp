@@ -71,7 +71,7 @@ class Printer {
       }
       case ast::Stmt::Kind::kAssign: {
         auto& x = *s.As<AssignStmt>();
-        Line(d, "Assign " + x.op + unreachable, x.range);
+        Line(d, "Assign " + AssignSpelling(x.compound_op) + unreachable, x.range);
         Expr(d + 1, *x.target);
         Expr(d + 1, *x.value);
         break;
@@ -198,11 +198,11 @@ class Printer {
         Expr(d + 1, *e.As<PropagateExpr>()->operand);
         break;
       case ast::Expr::Kind::kUnary:
-        Line(d, "Unary " + e.As<UnaryExpr>()->op, e.range, &e.type);
+        Line(d, "Unary " + std::string(Spelling(e.As<UnaryExpr>()->op)), e.range, &e.type);
         Expr(d + 1, *e.As<UnaryExpr>()->operand);
         break;
       case ast::Expr::Kind::kBinary:
-        Line(d, "Binary " + e.As<BinaryExpr>()->op, e.range, &e.type);
+        Line(d, "Binary " + std::string(Spelling(e.As<BinaryExpr>()->op)), e.range, &e.type);
         Expr(d + 1, *e.As<BinaryExpr>()->lhs);
         Expr(d + 1, *e.As<BinaryExpr>()->rhs);
         break;

@@ -45,7 +45,7 @@ ReapResult EmitReapLoop(StepBuilder& sb, const RingRegions& regions, const RingC
       });
   llvm::Value* new_head = ir.CreateAdd(head, reaped, "cq_head");
   sb.Store(ScalarType::kU32, cq_head_ptr, 0, new_head, 4, /*is_volatile=*/true);
-  return ReapResult{new_head, reaped, cq_tail_ptr};
+  return ReapResult{new_head, cq_tail_ptr};
 }
 
 }  // namespace uringc

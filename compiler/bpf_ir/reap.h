@@ -1,6 +1,6 @@
 // Reaping completions: read the CQ head (ours) and tail (the kernel's), walk the CQEs between them
 // with a constant bound per step, hand each to a handler, then publish the new head. CQEs beyond
-// the bound stay in the ring for the next step (EmitWaitForNextCqe then wakes at once).
+// the bound stay in the ring for the next step (the step's ending then wakes at once).
 #pragma once
 
 #include <cstdint>
@@ -20,8 +20,7 @@ struct Cqe {
 using CqeHandler = std::function<void(StepBuilder&, const Cqe&)>;
 
 struct ReapResult {
-  llvm::Value* head = nullptr;     ///< i32: the CQ head after reaping (already published)
-  llvm::Value* reaped = nullptr;   ///< i32: CQEs handled this step
+  llvm::Value* head = nullptr;         ///< i32: the CQ head after reaping (already published)
   llvm::Value* cq_tail_ptr = nullptr;  ///< where the kernel publishes the CQ tail
 };
 

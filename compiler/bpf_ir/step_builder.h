@@ -99,8 +99,6 @@ class StepBuilder {
   /// after the graph ended must not run it again).
   void ReturnIfStopped();
 
-  /// `.bss __u32 <program>_status`: a StopReason.
-  llvm::GlobalVariable* status() const { return status_; }
   /// `.bss __s32 <program>_detail`: errno or kfunc result that goes with the status.
   llvm::GlobalVariable* detail() const { return detail_; }
 

@@ -25,17 +25,15 @@ class TaskTable {
   TaskTable(BpfModule& module, const std::string& name, uint32_t tasks, uint32_t vars,
             SourceRange decl);
 
-  uint32_t size() const { return tasks_; }
   uint32_t vars() const { return vars_; }
-  llvm::GlobalVariable* global() const { return global_; }
   /// Bytes per slot: 8 + 8 * vars.
   uint32_t stride() const { return 8 + 8 * vars_; }
 
-  /// Stops the step with `reason` unless `task` (i32) < size(); returns it as a checked i64.
+  /// Stops the step with `reason` unless `task` (i32) < tasks; returns it as a checked i64.
   llvm::Value* CheckedIndex(StepBuilder& sb, llvm::Value* task,
                             StopReason reason = StopReason::kBadCqe);
 
-  /// Slot accessors; `index` must come from CheckedIndex or a loop bounded by size().
+  /// Slot accessors; `index` must come from CheckedIndex or be known to be below tasks.
   llvm::Value* LoadState(StepBuilder& sb, llvm::Value* index);
   void StoreState(StepBuilder& sb, llvm::Value* index, uint32_t state);
   llvm::Value* LoadVar(StepBuilder& sb, llvm::Value* index, uint32_t var);

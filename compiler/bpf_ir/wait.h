@@ -4,15 +4,11 @@
 // through CO-RE (see emit/bpf_module.h for why).
 #pragma once
 
-#include "bpf_ir/reap.h"
+#include "bpf_ir/step_builder.h"
 
 namespace uringc {
 
 /// lp->cq_wait_idx = index (an i32).
 void EmitSetWaitIndex(StepBuilder& sb, llvm::Value* index);
-
-/// Wake at the next completion: cq_wait_idx = head + 1, or head (at once) when CQEs are still
-/// waiting because the reap bound stopped early. Then returns CONTINUE.
-void EmitContinueAtNextCqe(StepBuilder& sb, const ReapResult& reaped);
 
 }  // namespace uringc

@@ -148,10 +148,10 @@ void Builder::StmtInner(const ast::Stmt& s) {
       auto& x = *s.As<ast::AssignStmt>();
       const VarId v = VarOf(*x.target->As<ast::NameExpr>()->resolved.binding);
       Expr val = Value(*x.value);
-      if (x.op != "=") {
+      if (x.compound_op) {
         Expr bin;
         bin.op = Expr::Op::kBinary;
-        bin.op_text = x.op.substr(0, x.op.size() - 1);
+        bin.binary_op = *x.compound_op;
         bin.type = g_.vars[v].type;
         bin.range = s.range;
         bin.operands = {Expr::Var(g_.vars[v].type, v), std::move(val)};
@@ -199,7 +199,7 @@ void Builder::StmtInner(const ast::Stmt& s) {
       loop_cond_ = [=, this] {
         Expr c;
         c.op = Expr::Op::kBinary;
-        c.op_text = "<";
+        c.binary_op = BinaryOp::kLt;
         c.type = Type::Bool();
         c.operands = {Expr::Var(u64, counter), Expr::Var(u64, limit)};
         return c;
@@ -229,7 +229,7 @@ void Builder::StmtInner(const ast::Stmt& s) {
       loop_cond_ = [=] {
         Expr c;
         c.op = Expr::Op::kBinary;
-        c.op_text = "<";
+        c.binary_op = BinaryOp::kLt;
         c.type = Type::Bool();
         c.operands = {Expr::Var(t, v), Expr::Var(t, limit)};
         return c;
@@ -260,7 +260,7 @@ void Builder::Increment(VarId v, SourceRange range) {
   const Type t = g_.vars[v].type;
   Expr inc;
   inc.op = Expr::Op::kBinary;
-  inc.op_text = "+";
+  inc.binary_op = BinaryOp::kAdd;
   inc.type = t;
   inc.operands = {Expr::Var(t, v), Expr::Const(t, 1)};
   const NodeId a = Emit(Node::Kind::kAssign, range);
@@ -464,7 +464,7 @@ void Builder::RaiseErrno(Expr errno_value, SourceRange range) {
     CloseScopes(fn.scope_depth, range);
     Expr neg;
     neg.op = Expr::Op::kUnary;
-    neg.op_text = "-";
+    neg.unary_op = UnaryOp::kNeg;
     neg.type = g_.vars[fn.result].type;
     Expr cast;
     cast.op = Expr::Op::kCast;

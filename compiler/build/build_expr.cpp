@@ -95,14 +95,14 @@ Expr Builder::Value(const ast::Expr& e) {
     case ast::Expr::Kind::kUnary: {
       auto& x = *e.As<ast::UnaryExpr>();
       out.op = Expr::Op::kUnary;
-      out.op_text = x.op;
+      out.unary_op = x.op;
       out.operands.push_back(Value(*x.operand));
       return out;
     }
     case ast::Expr::Kind::kBinary: {
       auto& x = *e.As<ast::BinaryExpr>();
       out.op = Expr::Op::kBinary;
-      out.op_text = x.op;
+      out.binary_op = x.op;
       out.operands.push_back(Value(*x.lhs));
       out.operands.push_back(Value(*x.rhs));
       return out;
@@ -232,7 +232,7 @@ Expr Builder::Propagate(const ast::PropagateExpr& p) {
   }
   Expr negative;
   negative.op = Expr::Op::kBinary;
-  negative.op_text = "<";
+  negative.binary_op = BinaryOp::kLt;
   negative.type = Type::Bool();
   negative.range = p.range;
   negative.operands = {v, Expr::Const(v.type, 0)};
@@ -243,7 +243,7 @@ Expr Builder::Propagate(const ast::PropagateExpr& p) {
   errno_value.type = Type::Int(32, true);
   Expr neg;
   neg.op = Expr::Op::kUnary;
-  neg.op_text = "-";
+  neg.unary_op = UnaryOp::kNeg;
   neg.type = v.type;
   neg.operands = {v};
   errno_value.operands = {std::move(neg)};
@@ -279,7 +279,7 @@ Expr Builder::CheckedIndex(Expr index, uint32_t count, SourceRange range) {
   wide.operands = {index};
   Expr in_range;
   in_range.op = Expr::Op::kBinary;
-  in_range.op_text = "<";
+  in_range.binary_op = BinaryOp::kLt;
   in_range.type = Type::Bool();
   in_range.range = range;
   in_range.operands = {std::move(wide), Expr::Const(Type::Int(64, false), count)};

@@ -66,7 +66,6 @@ class BpfModule {
   llvm::Module& module() { return *module_; }
   llvm::DIBuilder& di() { return *di_; }
   DebugTypes& types() { return *types_; }
-  KernelAbi abi() const { return options_.abi; }
   const SourceManager& sources() const { return *options_.sources; }
 
   /// The LLVM type of a scalar (i8 ... i64; signedness lives in the operations).

@@ -25,6 +25,46 @@ unsigned Bits(const Type& t) {
   }
 }
 
+// The type both operands of `e` are converted to: bool for `&&`, `||`; for a comparison, one
+// that holds every value of either operand; otherwise the result's type.
+Type OperandType(const rgir::Expr& e) {
+  const rgir::Expr& l = e.operands[0];
+  const rgir::Expr& r = e.operands[1];
+  if (IsShortCircuit(e.binary_op)) return Type::Bool();
+  if (!IsComparison(e.binary_op)) return e.type;
+  if (l.type.kind == Type::Kind::kBool && r.type.kind == Type::Kind::kBool) return Type::Bool();
+  const bool s = IsSigned(l.type) || IsSigned(r.type);
+  const unsigned bits = std::max(Bits(l.type), Bits(r.type));
+  // An unsigned operand as wide as the signed result would change value: widen once more.
+  if (s && ((!IsSigned(l.type) && Bits(l.type) >= bits) ||
+            (!IsSigned(r.type) && Bits(r.type) >= bits)) && bits < 64) {
+    return Type::Int(static_cast<uint8_t>(bits * 2), true);
+  }
+  return Type::Int(static_cast<uint8_t>(std::max(bits, 8u)), s);
+}
+
+// `a / c` (`div`) or `a % c` at a's width. x / 0 is 0 and x % 0 is x (the BPF rule), whatever the
+// signedness; the divisor is made non-zero first because a division by zero is undefined in IR.
+llvm::Value* Divide(llvm::IRBuilder<>& ir, bool div, bool is_signed, llvm::Value* a,
+                    llvm::Value* c) {
+  llvm::Value* zero = llvm::ConstantInt::get(a->getType(), 0);
+  llvm::Value* one = llvm::ConstantInt::get(a->getType(), 1);
+  llvm::Value* by_zero = ir.CreateICmpEQ(c, zero);
+  c = ir.CreateSelect(by_zero, one, c);
+  auto fix = [&](llvm::Value* result) { return ir.CreateSelect(by_zero, div ? zero : a, result); };
+  if (!is_signed) return fix(div ? ir.CreateUDiv(a, c) : ir.CreateURem(a, c));
+  llvm::Value* an = ir.CreateICmpSLT(a, zero);
+  llvm::Value* cn = ir.CreateICmpSLT(c, zero);
+  llvm::Value* ua = ir.CreateSelect(an, ir.CreateNeg(a), a);
+  llvm::Value* uc = ir.CreateSelect(cn, ir.CreateNeg(c), c);
+  if (div) {
+    llvm::Value* q = ir.CreateUDiv(ua, uc);
+    return fix(ir.CreateSelect(ir.CreateXor(an, cn), ir.CreateNeg(q), q));
+  }
+  llvm::Value* rem = ir.CreateURem(ua, uc);
+  return fix(ir.CreateSelect(an, ir.CreateNeg(rem), rem));
+}
+
 }  // namespace
 
 llvm::Type* GraphLowerer::IrType(const Type& t) {
@@ -135,9 +175,12 @@ Val GraphLowerer::Eval(StepBuilder& b, Here h, const rgir::Expr& e) {
     }
     case Op::kUnary: {
       Val x = Eval(b, h, e.operands[0]);
-      if (e.op_text == "!") return Val{ir.CreateNot(Convert(b, x.v, e.operands[0].type, Type::Bool()))};
-      llvm::Value* v = Convert(b, x.v, e.operands[0].type, e.type);
-      return Val{ir.CreateNeg(v)};
+      switch (e.unary_op) {
+        case UnaryOp::kNot:
+          return Val{ir.CreateNot(Convert(b, x.v, e.operands[0].type, Type::Bool()))};
+        case UnaryOp::kNeg: return Val{ir.CreateNeg(Convert(b, x.v, e.operands[0].type, e.type))};
+      }
+      return x;
     }
     case Op::kBinary:
       return Binary(b, h, e);
@@ -197,76 +240,38 @@ Val GraphLowerer::Eval(StepBuilder& b, Here h, const rgir::Expr& e) {
 
 Val GraphLowerer::Binary(StepBuilder& b, Here h, const rgir::Expr& e) {
   llvm::IRBuilder<>& ir = b.ir();
-  const std::string& op = e.op_text;
+  const BinaryOp op = e.binary_op;
   const rgir::Expr& l = e.operands[0];
   const rgir::Expr& r = e.operands[1];
-  if (op == "&&" || op == "||") {
-    llvm::Value* a = Convert(b, Eval(b, h, l).v, l.type, Type::Bool());
-    llvm::Value* c = Convert(b, Eval(b, h, r).v, r.type, Type::Bool());
-    return Val{op == "&&" ? ir.CreateAnd(a, c) : ir.CreateOr(a, c)};
-  }
-  const bool compare = op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" ||
-                       op == ">=";
-  Type ty = e.type;
-  if (compare) {
-    if (l.type.kind == Type::Kind::kBool && r.type.kind == Type::Kind::kBool) {
-      ty = Type::Bool();
-    } else {
-      const bool s = IsSigned(l.type) || IsSigned(r.type);
-      const unsigned bits = std::max(Bits(l.type), Bits(r.type));
-      ty = Type::Int(static_cast<uint8_t>(std::max(bits, 8u)), s);
-      // An unsigned operand as wide as the signed result would change value: widen once more.
-      if (s && ((!IsSigned(l.type) && Bits(l.type) >= bits) ||
-                (!IsSigned(r.type) && Bits(r.type) >= bits)) && bits < 64) {
-        ty = Type::Int(static_cast<uint8_t>(bits * 2), true);
-      }
-    }
-  }
+  const Type ty = OperandType(e);
   llvm::Value* a = Convert(b, Eval(b, h, l).v, l.type, ty);
   llvm::Value* c = Convert(b, Eval(b, h, r).v, r.type, ty);
   const bool s = IsSigned(ty);
-  if (compare) {
-    if (op == "==") return Val{ir.CreateICmpEQ(a, c)};
-    if (op == "!=") return Val{ir.CreateICmpNE(a, c)};
-    if (op == "<") return Val{s ? ir.CreateICmpSLT(a, c) : ir.CreateICmpULT(a, c)};
-    if (op == "<=") return Val{s ? ir.CreateICmpSLE(a, c) : ir.CreateICmpULE(a, c)};
-    if (op == ">") return Val{s ? ir.CreateICmpSGT(a, c) : ir.CreateICmpUGT(a, c)};
-    return Val{s ? ir.CreateICmpSGE(a, c) : ir.CreateICmpUGE(a, c)};
-  }
-  if (op == "+") return Val{ir.CreateAdd(a, c)};
-  if (op == "-") return Val{ir.CreateSub(a, c)};
-  if (op == "*") return Val{ir.CreateMul(a, c)};
-  if (op == "&") return Val{ir.CreateAnd(a, c)};
-  if (op == "|") return Val{ir.CreateOr(a, c)};
-  if (op == "^") return Val{ir.CreateXor(a, c)};
-  const unsigned bits = a->getType()->getIntegerBitWidth();
-  if (op == "<<" || op == ">>") {
-    // Shift counts are taken modulo the width (a count >= width is poison in IR).
-    llvm::Value* n = ir.CreateAnd(c, llvm::ConstantInt::get(c->getType(), bits - 1));
-    if (op == "<<") return Val{ir.CreateShl(a, n)};
-    return Val{s ? ir.CreateAShr(a, n) : ir.CreateLShr(a, n)};
-  }
-  if (op == "/" || op == "%") {
-    // x / 0 is 0 and x % 0 is x (the BPF rule), whatever the signedness; the divisor is made
-    // non-zero first because a division by zero is undefined in IR.
-    llvm::Value* zero = llvm::ConstantInt::get(a->getType(), 0);
-    llvm::Value* one = llvm::ConstantInt::get(a->getType(), 1);
-    llvm::Value* by_zero = ir.CreateICmpEQ(c, zero);
-    c = ir.CreateSelect(by_zero, one, c);
-    auto fix = [&](llvm::Value* result) {
-      return Val{ir.CreateSelect(by_zero, op == "/" ? zero : a, result)};
-    };
-    if (!s) return fix(op == "/" ? ir.CreateUDiv(a, c) : ir.CreateURem(a, c));
-    llvm::Value* an = ir.CreateICmpSLT(a, zero);
-    llvm::Value* cn = ir.CreateICmpSLT(c, zero);
-    llvm::Value* ua = ir.CreateSelect(an, ir.CreateNeg(a), a);
-    llvm::Value* uc = ir.CreateSelect(cn, ir.CreateNeg(c), c);
-    if (op == "/") {
-      llvm::Value* q = ir.CreateUDiv(ua, uc);
-      return fix(ir.CreateSelect(ir.CreateXor(an, cn), ir.CreateNeg(q), q));
+  switch (op) {
+    case BinaryOp::kLogicalAnd: return Val{ir.CreateAnd(a, c)};
+    case BinaryOp::kLogicalOr: return Val{ir.CreateOr(a, c)};
+    case BinaryOp::kEq: return Val{ir.CreateICmpEQ(a, c)};
+    case BinaryOp::kNe: return Val{ir.CreateICmpNE(a, c)};
+    case BinaryOp::kLt: return Val{s ? ir.CreateICmpSLT(a, c) : ir.CreateICmpULT(a, c)};
+    case BinaryOp::kLe: return Val{s ? ir.CreateICmpSLE(a, c) : ir.CreateICmpULE(a, c)};
+    case BinaryOp::kGt: return Val{s ? ir.CreateICmpSGT(a, c) : ir.CreateICmpUGT(a, c)};
+    case BinaryOp::kGe: return Val{s ? ir.CreateICmpSGE(a, c) : ir.CreateICmpUGE(a, c)};
+    case BinaryOp::kAdd: return Val{ir.CreateAdd(a, c)};
+    case BinaryOp::kSub: return Val{ir.CreateSub(a, c)};
+    case BinaryOp::kMul: return Val{ir.CreateMul(a, c)};
+    case BinaryOp::kBitAnd: return Val{ir.CreateAnd(a, c)};
+    case BinaryOp::kBitOr: return Val{ir.CreateOr(a, c)};
+    case BinaryOp::kBitXor: return Val{ir.CreateXor(a, c)};
+    case BinaryOp::kShl:
+    case BinaryOp::kShr: {
+      // Shift counts are taken modulo the width (a count >= width is poison in IR).
+      const unsigned bits = a->getType()->getIntegerBitWidth();
+      llvm::Value* n = ir.CreateAnd(c, llvm::ConstantInt::get(c->getType(), bits - 1));
+      if (op == BinaryOp::kShl) return Val{ir.CreateShl(a, n)};
+      return Val{s ? ir.CreateAShr(a, n) : ir.CreateLShr(a, n)};
     }
-    llvm::Value* rem = ir.CreateURem(ua, uc);
-    return fix(ir.CreateSelect(an, ir.CreateNeg(rem), rem));
+    case BinaryOp::kDiv:
+    case BinaryOp::kRem: return Val{Divide(ir, op == BinaryOp::kDiv, s, a, c)};
   }
   return Val{a};
 }

@@ -17,6 +17,7 @@
 
 #include "diag/diagnostic.h"
 #include "emit/bpf_module.h"
+#include "emit/host_abi.h"  // the names the lowering gives buffers sizes and fd parameters
 #include "rgir/rgir.h"
 
 namespace uringc {
@@ -54,16 +55,6 @@ uint32_t GraphMemRegionSize(const rgir::Graph& graph);
 /// The scalar type a parameter or output of type `t` has in the object's globals (and BTF):
 /// `__s8` for i8, `__u8` for u8 and bool, `__s32` for fd, `__u64` for durations and buffers.
 ScalarType StorageTypeOf(const Type& t);
-
-/// Each `buffers[N] of SIZE` parameter `p` comes with `.rodata __u64 uringc_buffer_bytes_<p> =
-/// N * SIZE`: the bytes the host must provide at `p`'s address. The runtime reads it by name and
-/// refuses shorter memory (kBufferBytesPrefix in runtime/include/uringc/controller.h).
-inline constexpr const char* kBufferBytesGlobalPrefix = "uringc_buffer_bytes_";
-
-/// The BTF type of every `fd` parameter: `typedef __s32 uringc_fd`. It tells the runtime that
-/// `--arg NAME=PATH:MODE` may open a file for the parameter; a plain integer parameter refuses
-/// a path (kFdTypeName in runtime/include/uringc/controller.h).
-inline constexpr const char* kFdTypeName = "uringc_fd";
 
 /// Adds the controller for `graph` (program `<graph>`, ops `<graph>_ops`) to `module`. Limits
 /// the lowering cannot meet (too many task instances) are reported as diagnostics; returns false

@@ -36,6 +36,14 @@ class Builder {
     return n ? TokenRange(n->getSymbol(), file_, size_) : SourceRange{file_, 0, 0};
   }
   static std::string Text(antlr4::tree::TerminalNode* n) { return n ? n->getText() : ""; }
+  // An operator token as its enum (the grammar admits only operators' spellings); a token missing
+  // after a syntax error reads as `-` or `+`.
+  static UnaryOp UnaryOf(antlr4::Token* op) {
+    return op ? UnaryOpNamed(op->getText()).value_or(UnaryOp::kNeg) : UnaryOp::kNeg;
+  }
+  static BinaryOp BinaryOf(antlr4::Token* op) {
+    return op ? BinaryOpNamed(op->getText()).value_or(BinaryOp::kAdd) : BinaryOp::kAdd;
+  }
 
   std::unique_ptr<Decl> BuildDecl(P::DeclContext* ctx) {
     if (auto* c = dynamic_cast<P::ImportDeclContext*>(ctx)) {
@@ -134,7 +142,9 @@ class Builder {
     if (auto* c = dynamic_cast<P::JumpStmtContext*>(ctx)) return BuildJump(c->jump());
     if (auto* c = dynamic_cast<P::ExprStmtContext*>(ctx)) {
       if (c->op != nullptr) {  // an assignment (see the `stmt` rule)
-        auto s = std::make_unique<AssignStmt>(Range(c), c->op->getText());
+        const std::string text = c->op->getText();  // `=` or an operator then `=`
+        auto s = std::make_unique<AssignStmt>(
+            Range(c), BinaryOpNamed(std::string_view(text).substr(0, text.size() - 1)));
         s->target = BuildExpr(c->lhs);
         s->value = BuildExpr(c->rhs);
         return s;
@@ -296,12 +306,12 @@ class Builder {
       return e;
     }
     if (auto* c = dynamic_cast<P::UnaryExprContext*>(ctx)) {
-      auto e = std::make_unique<UnaryExpr>(Range(c), c->op ? c->op->getText() : "-");
+      auto e = std::make_unique<UnaryExpr>(Range(c), UnaryOf(c->op));
       e->operand = BuildExpr(c->expr());
       return e;
     }
     if (auto* c = dynamic_cast<P::BinaryExprContext*>(ctx)) {
-      auto e = std::make_unique<BinaryExpr>(Range(c), c->op ? c->op->getText() : "+");
+      auto e = std::make_unique<BinaryExpr>(Range(c), BinaryOf(c->op));
       e->lhs = BuildExpr(c->lhs);
       e->rhs = BuildExpr(c->rhs);
       return e;

@@ -68,9 +68,10 @@ std::string PrintExpr(const Graph& g, const Expr& e) {
     case Expr::Op::kVar:
       return (e.id < g.vars.size() ? g.vars[e.id].name : "?") + "#" + std::to_string(e.id);
     case Expr::Op::kParam: return "@" + (e.id < g.params.size() ? g.params[e.id].name : "?");
-    case Expr::Op::kUnary: return e.op_text + PrintExpr(g, e.operands.at(0));
+    case Expr::Op::kUnary:
+      return std::string(Spelling(e.unary_op)) + PrintExpr(g, e.operands.at(0));
     case Expr::Op::kBinary:
-      return "(" + PrintExpr(g, e.operands.at(0)) + " " + e.op_text + " " +
+      return "(" + PrintExpr(g, e.operands.at(0)) + " " + std::string(Spelling(e.binary_op)) + " " +
              PrintExpr(g, e.operands.at(1)) + ")";
     case Expr::Op::kCast: return e.type.ToString() + "(" + PrintExpr(g, e.operands.at(0)) + ")";
     case Expr::Op::kMin: return ops("min");

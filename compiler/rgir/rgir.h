@@ -37,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "ast/operators.h"
 #include "ast/types.h"
 #include "diag/diagnostic.h"
 #include "sema/requests.h"
@@ -58,8 +59,8 @@ struct Expr {
     kConst,   ///< `value` (64-bit pattern of `type`)
     kVar,     ///< variable `id`
     kParam,   ///< scalar graph parameter `id` (.rodata)
-    kUnary,   ///< `op` ("-", "!") applied to operands[0]
-    kBinary,  ///< operands[0] `op` operands[1]; `&&`/`||` evaluate operands[1] only if needed
+    kUnary,   ///< `unary_op` applied to operands[0]
+    kBinary,  ///< operands[0] `binary_op` operands[1] (`&&`, `||`: operands[1] only if needed)
     kCast,    ///< operands[0] converted to `type`
     kMin,     ///< min(operands[0], operands[1])
     kMax,     ///< max(operands[0], operands[1])
@@ -71,7 +72,8 @@ struct Expr {
   Type type;
   uint64_t value = 0;
   uint32_t id = kNone;
-  std::string op_text;
+  UnaryOp unary_op = UnaryOp::kNeg;     ///< kUnary only
+  BinaryOp binary_op = BinaryOp::kAdd;  ///< kBinary only
   /// kBuffer: the index needs a run-time check (< count, else the graph fails with EFAULT).
   /// kSlice: the bounds need a run-time clamp (start <= end <= length). False = proven by sema.
   bool runtime_check = false;

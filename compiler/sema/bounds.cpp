@@ -96,16 +96,17 @@ class BoundsChecker {
         auto* b = e.As<BinaryExpr>();
         if (!e.type.IsInteger()) return full;
         Interval l = Value(*b->lhs), r = Value(*b->rhs);
-        if (b->op == "+") return Clip({l.lo + r.lo, l.hi + r.hi}, e.type);
-        if (b->op == "-") return Clip({l.lo - r.hi, l.hi - r.lo}, e.type);
-        if (b->op == "*" && l.lo >= 0 && r.lo >= 0 && l.hi < (Wide(1) << 64) &&
+        const BinaryOp op = b->op;
+        if (op == BinaryOp::kAdd) return Clip({l.lo + r.lo, l.hi + r.hi}, e.type);
+        if (op == BinaryOp::kSub) return Clip({l.lo - r.hi, l.hi - r.lo}, e.type);
+        if (op == BinaryOp::kMul && l.lo >= 0 && r.lo >= 0 && l.hi < (Wide(1) << 64) &&
             r.hi < (Wide(1) << 64))
           return Clip({l.lo * r.lo, l.hi * r.hi}, e.type);
-        if (b->op == "/" && l.lo >= 0 && r.lo > 0) return {l.lo / r.hi, l.hi / r.lo};
-        if (b->op == "%" && l.lo >= 0 && r.lo > 0) return {0, std::min(l.hi, r.hi - 1)};
-        if (b->op == "&" && (l.lo >= 0 || r.lo >= 0))
+        if (op == BinaryOp::kDiv && l.lo >= 0 && r.lo > 0) return {l.lo / r.hi, l.hi / r.lo};
+        if (op == BinaryOp::kRem && l.lo >= 0 && r.lo > 0) return {0, std::min(l.hi, r.hi - 1)};
+        if (op == BinaryOp::kBitAnd && (l.lo >= 0 || r.lo >= 0))
           return {0, l.lo >= 0 && r.lo >= 0 ? std::min(l.hi, r.hi) : (l.lo >= 0 ? l.hi : r.hi)};
-        return full;
+        return full;  // any other operator, a new one too: any value of the type (sound, loose)
       }
       default: return full;
     }

@@ -18,6 +18,16 @@ namespace {
 using namespace ast;
 using Open = std::set<const Binding*>;
 
+// The comparison that holds for `b, a` when `op` holds for `a, b`: `<` and `>`, `<=` and `>=`
+// swap; the other operators come back unchanged (FailedWhen asks only about those four).
+BinaryOp Mirrored(BinaryOp op) {
+  if (op == BinaryOp::kLt) return BinaryOp::kGt;
+  if (op == BinaryOp::kLe) return BinaryOp::kGe;
+  if (op == BinaryOp::kGt) return BinaryOp::kLt;
+  if (op == BinaryOp::kGe) return BinaryOp::kLe;
+  return op;
+}
+
 // The request that produced `init` when it opens an fd (`accept(l)`, `accept(l)?`).
 const RequestSignature* OpensFd(const Expr* init) {
   if (!init) return nullptr;
@@ -215,13 +225,17 @@ class Fds {
   // round what both sides know; `!` swaps the outcome.
   static Open FailedWhen(const Expr& cond, bool outcome) {
     if (auto* u = cond.As<UnaryExpr>()) {
-      return u->op == "!" ? FailedWhen(*u->operand, !outcome) : Open{};
+      switch (u->op) {
+        case UnaryOp::kNot: return FailedWhen(*u->operand, !outcome);
+        case UnaryOp::kNeg: return {};
+      }
+      return {};
     }
     auto* b = cond.As<BinaryExpr>();
     if (!b) return {};
-    if (b->op == "&&" || b->op == "||") {
+    if (IsShortCircuit(b->op)) {
       Open l = FailedWhen(*b->lhs, outcome), r = FailedWhen(*b->rhs, outcome);
-      if ((b->op == "&&") == outcome) {  // both sides hold: either side's facts
+      if ((b->op == BinaryOp::kLogicalAnd) == outcome) {  // both sides hold: either side's facts
         l.insert(r.begin(), r.end());
         return l;
       }
@@ -237,16 +251,16 @@ class Fds {
     auto zero = [](const Expr& e) { return e.constant && e.constant->bits == 0; };
     // Normalize to `x OP 0`.
     const Binding* x = nullptr;
-    std::string op = b->op;
+    BinaryOp op = b->op;
     if (zero(*b->rhs)) {
       x = name_of(*b->lhs);
     } else if (zero(*b->lhs)) {
       x = name_of(*b->rhs);
-      op = op == "<" ? ">" : op == "<=" ? ">=" : op == ">" ? "<" : op == ">=" ? "<=" : op;
+      op = Mirrored(op);
     }
     if (!x) return {};
-    const bool fails_when_true = op == "<" || op == "<=";
-    const bool fails_when_false = op == ">" || op == ">=";
+    const bool fails_when_true = op == BinaryOp::kLt || op == BinaryOp::kLe;
+    const bool fails_when_false = op == BinaryOp::kGt || op == BinaryOp::kGe;
     if ((fails_when_true && outcome) || (fails_when_false && !outcome)) return {x};
     return {};
   }

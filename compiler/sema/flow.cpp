@@ -130,7 +130,7 @@ class Flow {
       case Stmt::Kind::kAssign: {
         auto& x = *s.As<AssignStmt>();
         Uses(x.value.get(), un);
-        if (x.op != "=") Uses(x.target.get(), un);
+        if (x.compound_op) Uses(x.target.get(), un);
         if (auto* n = x.target->As<NameExpr>()) un.erase(n->resolved.binding);
         return true;
       }

@@ -49,45 +49,49 @@ ast::ConstValue WrapTo(__int128 value, const Type& t) {
   return {bits};
 }
 
-std::optional<__int128> FoldBinary(std::string_view op, __int128 a, __int128 b,
-                                   bool* div_by_zero) {
+std::optional<__int128> FoldBinary(BinaryOp op, __int128 a, __int128 b, bool* div_by_zero) {
   *div_by_zero = false;
   __int128 r = 0;
   constexpr __int128 kLimit = static_cast<__int128>(1) << 80;  // keep products exact
   auto clamp_ok = [&](__int128 x) { return x > -kLimit && x < kLimit; };
   if (!clamp_ok(a) || !clamp_ok(b)) return std::nullopt;
-  if (op == "+") r = a + b;
-  else if (op == "-") r = a - b;
-  else if (op == "*") {
-    if ((a > (static_cast<__int128>(1) << 70) || a < -(static_cast<__int128>(1) << 70)) && b != 0 &&
-        b != 1)
-      return std::nullopt;
-    r = a * b;
-  } else if (op == "/" || op == "%") {
-    if (b == 0) {
-      *div_by_zero = true;
-      return std::nullopt;
-    }
-    r = op == "/" ? a / b : a % b;
-  } else if (op == "&") r = a & b;
-  else if (op == "|") r = a | b;
-  else if (op == "^") r = a ^ b;
-  else if (op == "<<") {
-    if (b < 0 || b >= 64) return std::nullopt;
-    r = a << static_cast<int>(b);
-  } else if (op == ">>") {
-    if (b < 0 || b >= 64) return std::nullopt;
-    r = a >> static_cast<int>(b);
+  switch (op) {
+    case BinaryOp::kAdd: r = a + b; break;
+    case BinaryOp::kSub: r = a - b; break;
+    case BinaryOp::kMul:
+      if ((a > (static_cast<__int128>(1) << 70) || a < -(static_cast<__int128>(1) << 70)) &&
+          b != 0 && b != 1)
+        return std::nullopt;
+      r = a * b;
+      break;
+    case BinaryOp::kDiv:
+    case BinaryOp::kRem:
+      if (b == 0) {
+        *div_by_zero = true;
+        return std::nullopt;
+      }
+      r = op == BinaryOp::kDiv ? a / b : a % b;
+      break;
+    case BinaryOp::kBitAnd: r = a & b; break;
+    case BinaryOp::kBitOr: r = a | b; break;
+    case BinaryOp::kBitXor: r = a ^ b; break;
+    case BinaryOp::kShl:
+      if (b < 0 || b >= 64) return std::nullopt;
+      r = a << static_cast<int>(b);
+      break;
+    case BinaryOp::kShr:
+      if (b < 0 || b >= 64) return std::nullopt;
+      r = a >> static_cast<int>(b);
+      break;
+    case BinaryOp::kEq: r = a == b; break;
+    case BinaryOp::kNe: r = a != b; break;
+    case BinaryOp::kLt: r = a < b; break;
+    case BinaryOp::kLe: r = a <= b; break;
+    case BinaryOp::kGt: r = a > b; break;
+    case BinaryOp::kGe: r = a >= b; break;
+    case BinaryOp::kLogicalAnd: r = a && b; break;
+    case BinaryOp::kLogicalOr: r = a || b; break;
   }
-  else if (op == "==") r = a == b;
-  else if (op == "!=") r = a != b;
-  else if (op == "<") r = a < b;
-  else if (op == "<=") r = a <= b;
-  else if (op == ">") r = a > b;
-  else if (op == ">=") r = a >= b;
-  else if (op == "&&") r = a && b;
-  else if (op == "||") r = a || b;
-  else return std::nullopt;
   if (!clamp_ok(r)) return std::nullopt;
   return r;
 }

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <optional>
-#include <string_view>
 
 #include "ast/ast.h"
 
@@ -30,7 +29,6 @@ __int128 MaxOf(const Type& t);
 /// Folds `a op b` for integer (or duration, bool) operands already converted to `t` (the
 /// operands' common type; for comparisons, the operand type). Sets `*div_by_zero` for `/ 0`,
 /// `% 0`. For IntLit the result is exact, and nullopt when outside [-2^63, 2^64).
-std::optional<__int128> FoldBinary(std::string_view op, __int128 a, __int128 b,
-                                   bool* div_by_zero);
+std::optional<__int128> FoldBinary(BinaryOp op, __int128 a, __int128 b, bool* div_by_zero);
 
 }  // namespace uringc::sema

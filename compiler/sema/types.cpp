@@ -300,21 +300,22 @@ void Checker::CheckAssign(AssignStmt& a) {
     return;
   }
   if (target.IsError() || value.IsError()) return;
-  if (a.op == "=") {
+  if (!a.compound_op) {
     Coerce(*a.value, target, "assigned value");
     return;
   }
-  const std::string op = a.op.substr(0, a.op.size() - 1);
-  if (target.kind == Type::Kind::kDuration && (op == "+" || op == "-")) {
+  const BinaryOp op = *a.compound_op;
+  if (target.kind == Type::Kind::kDuration && (op == BinaryOp::kAdd || op == BinaryOp::kSub)) {
     Coerce(*a.value, target, "assigned value");
     return;
   }
   if (!target.IsInteger()) {
     diags_.Error(DiagKind::kTypeMismatch, a.range,
-                 "`" + a.op + "` needs an integer variable, not `" + target.ToString() + "`");
+                 "`" + AssignSpelling(op) + "` needs an integer variable, not `" +
+                     target.ToString() + "`");
     return;
   }
-  if (op == "<<" || op == ">>") {
+  if (op == BinaryOp::kShl || op == BinaryOp::kShr) {
     if (!value.IsInteger()) Coerce(*a.value, target, "shift amount");
     return;
   }

@@ -7,39 +7,54 @@ namespace uringc::sema::types_internal {
 namespace {
 
 // Folds `a op b` for operands of integer type `t` with the wrap-around of t's width.
-std::optional<ConstValue> FoldTyped(std::string_view op, const Type& t, __int128 a, __int128 b,
+std::optional<ConstValue> FoldTyped(BinaryOp op, const Type& t, __int128 a, __int128 b,
                                     bool* div0) {
   const uint64_t x = static_cast<uint64_t>(a), y = static_cast<uint64_t>(b);
   const bool s = t.kind == Type::Kind::kInt && t.is_signed;
   *div0 = false;
-  uint64_t r;
-  if (op == "+") r = x + y;
-  else if (op == "-") r = x - y;
-  else if (op == "*") r = x * y;
-  else if (op == "/" || op == "%") {
-    if (y == 0) {
-      *div0 = true;
-      return std::nullopt;
+  uint64_t r = 0;
+  switch (op) {
+    case BinaryOp::kAdd: r = x + y; break;
+    case BinaryOp::kSub: r = x - y; break;
+    case BinaryOp::kMul: r = x * y; break;
+    case BinaryOp::kDiv:
+    case BinaryOp::kRem: {
+      if (y == 0) {
+        *div0 = true;
+        return std::nullopt;
+      }
+      if (s && static_cast<int64_t>(x) == INT64_MIN && static_cast<int64_t>(y) == -1)
+        return std::nullopt;
+      const bool div = op == BinaryOp::kDiv;
+      if (s) {
+        r = static_cast<uint64_t>(div ? static_cast<int64_t>(x) / static_cast<int64_t>(y)
+                                      : static_cast<int64_t>(x) % static_cast<int64_t>(y));
+      } else {
+        r = div ? x / y : x % y;
+      }
+      break;
     }
-    if (s && static_cast<int64_t>(x) == INT64_MIN && static_cast<int64_t>(y) == -1) return std::nullopt;
-    if (s) {
-      r = static_cast<uint64_t>(op == "/" ? static_cast<int64_t>(x) / static_cast<int64_t>(y)
-                                          : static_cast<int64_t>(x) % static_cast<int64_t>(y));
-    } else {
-      r = op == "/" ? x / y : x % y;
+    case BinaryOp::kBitAnd: r = x & y; break;
+    case BinaryOp::kBitOr: r = x | y; break;
+    case BinaryOp::kBitXor: r = x ^ y; break;
+    case BinaryOp::kShl: r = b >= 0 && b < 64 ? x << b : 0; break;
+    case BinaryOp::kShr:
+      if (b < 0 || b >= 64) r = s && a < 0 ? ~0ull : 0;
+      else r = s ? static_cast<uint64_t>(static_cast<int64_t>(x) >> b) : x >> b;
+      break;
+    case BinaryOp::kEq:
+    case BinaryOp::kNe:
+    case BinaryOp::kLt:
+    case BinaryOp::kLe:
+    case BinaryOp::kGt:
+    case BinaryOp::kGe:
+    case BinaryOp::kLogicalAnd:
+    case BinaryOp::kLogicalOr: {
+      bool d;
+      auto v = FoldBinary(op, a, b, &d);  // a bool result: exact
+      if (!v) return std::nullopt;
+      return ConstValue{static_cast<uint64_t>(*v)};
     }
-  } else if (op == "&") r = x & y;
-  else if (op == "|") r = x | y;
-  else if (op == "^") r = x ^ y;
-  else if (op == "<<") r = b >= 0 && b < 64 ? x << b : 0;
-  else if (op == ">>") {
-    if (b < 0 || b >= 64) r = s && a < 0 ? ~0ull : 0;
-    else r = s ? static_cast<uint64_t>(static_cast<int64_t>(x) >> b) : x >> b;
-  } else {
-    bool d;
-    auto v = FoldBinary(op, a, b, &d);  // comparisons and && ||: exact
-    if (!v) return std::nullopt;
-    return ConstValue{static_cast<uint64_t>(*v)};
   }
   return WrapTo(static_cast<__int128>(r), t);
 }
@@ -49,10 +64,6 @@ std::optional<ConstValue> FoldTyped(std::string_view op, const Type& t, __int128
 constexpr __int128 kMaxDurationNs = INT64_MAX;
 bool DurationInRange(__int128 v) { return v >= 0 && v <= kMaxDurationNs; }
 const char* kDurationRange = "durations range from 0 to 2^63-1 ns (about 292 years)";
-
-bool IsComparison(std::string_view op) {
-  return op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=";
-}
 
 }  // namespace
 
@@ -224,29 +235,33 @@ Type Checker::Check(Expr& e) {
       auto& x = *e.As<UnaryExpr>();
       Type t = Check(*x.operand);
       if (t.IsError()) return e.type = Type::Error();
-      if (x.op == "!") {
-        Coerce(*x.operand, Type::Bool(), "operand of `!`");
-        if (x.operand->constant) e.constant = ConstValue{x.operand->constant->bits ? 0u : 1u};
-        return e.type = Type::Bool();
-      }
-      if (t.kind == Type::Kind::kIntLit) {
-        __int128 v = -ConstToWide(*x.operand->constant, t);
-        if (v < INT64_MIN) {
-          diags_.Error(DiagKind::kLiteralOutOfRange, x.range, "literal does not fit in 64 bits");
-          return e.type = Type::Error();
+      switch (x.op) {
+        case UnaryOp::kNot:
+          Coerce(*x.operand, Type::Bool(), "operand of `!`");
+          if (x.operand->constant) e.constant = ConstValue{x.operand->constant->bits ? 0u : 1u};
+          return e.type = Type::Bool();
+        case UnaryOp::kNeg: {
+          if (t.kind == Type::Kind::kIntLit) {
+            __int128 v = -ConstToWide(*x.operand->constant, t);
+            if (v < INT64_MIN) {
+              diags_.Error(DiagKind::kLiteralOutOfRange, x.range, "literal does not fit in 64 bits");
+              return e.type = Type::Error();
+            }
+            e.constant = ConstValue{static_cast<uint64_t>(v)};
+            Type r = Type::IntLit();
+            r.is_signed = v < 0;
+            return e.type = r;
+          }
+          if (t.kind != Type::Kind::kInt || !t.is_signed) {
+            diags_.Error(DiagKind::kTypeMismatch, x.range,
+                         "unary `-` needs a signed integer, not `" + t.ToString() + "`");
+            return e.type = Type::Error();
+          }
+          if (x.operand->constant) e.constant = WrapTo(-ConstToWide(*x.operand->constant, t), t);
+          return e.type = t;
         }
-        e.constant = ConstValue{static_cast<uint64_t>(v)};
-        Type r = Type::IntLit();
-        r.is_signed = v < 0;
-        return e.type = r;
       }
-      if (t.kind != Type::Kind::kInt || !t.is_signed) {
-        diags_.Error(DiagKind::kTypeMismatch, x.range,
-                     "unary `-` needs a signed integer, not `" + t.ToString() + "`");
-        return e.type = Type::Error();
-      }
-      if (x.operand->constant) e.constant = WrapTo(-ConstToWide(*x.operand->constant, t), t);
-      return e.type = t;
+      return e.type = Type::Error();
     }
     case Expr::Kind::kBinary: return e.type = CheckBinary(*e.As<BinaryExpr>());
   }
@@ -256,8 +271,9 @@ Type Checker::Check(Expr& e) {
 Type Checker::CheckBinary(BinaryExpr& b) {
   Type l = Check(*b.lhs), r = Check(*b.rhs);
   if (l.IsError() || r.IsError()) return Type::Error();
-  const std::string& op = b.op;
-  if (op == "&&" || op == "||") {
+  const BinaryOp op = b.op;
+  const std::string spelling(Spelling(op));
+  if (IsShortCircuit(op)) {
     Coerce(*b.lhs, Type::Bool(), "operand");
     Coerce(*b.rhs, Type::Bool(), "operand");
     bool awaits = false;
@@ -266,9 +282,9 @@ Type Checker::CheckBinary(BinaryExpr& b) {
     });
     if (awaits) {
       diags_.Error(DiagKind::kAwaitInShortCircuit, b.rhs->range,
-                   "the right side of `" + op +
-                       "` runs only sometimes and cannot await a request "
-                       "or fn; compute it first with `let`");
+                   "the right side of `" + spelling +
+                       "` runs only sometimes and cannot await a request or fn; compute it first "
+                       "with `let`");
     }
     if (b.lhs->constant && b.rhs->constant) {
       bool d;
@@ -281,14 +297,15 @@ Type Checker::CheckBinary(BinaryExpr& b) {
   const bool ld = l.kind == Type::Kind::kDuration, rd = r.kind == Type::Kind::kDuration;
   Type operand;
   if (ld || rd) {
-    if (ld && rd && (op == "+" || op == "-" || IsComparison(op))) {
+    if (ld && rd && (op == BinaryOp::kAdd || op == BinaryOp::kSub || IsComparison(op))) {
       operand = l;
-    } else if ((op == "*" && ((ld && r.IsInteger()) || (rd && l.IsInteger()))) ||
-               (op == "/" && ld && r.IsInteger())) {
+    } else if ((op == BinaryOp::kMul && ((ld && r.IsInteger()) || (rd && l.IsInteger()))) ||
+               (op == BinaryOp::kDiv && ld && r.IsInteger())) {
       operand = Type::Duration();
     } else {
       diags_.Error(DiagKind::kTypeMismatch, b.range,
-                   "`" + op + "` between `" + l.ToString() + "` and `" + r.ToString() + "`");
+                   "`" + spelling + "` between `" + l.ToString() + "` and `" + r.ToString() +
+                       "`");
       return Type::Error();
     }
   } else if (l.kind == Type::Kind::kFd || r.kind == Type::Kind::kFd) {
@@ -296,25 +313,25 @@ Type Checker::CheckBinary(BinaryExpr& b) {
     const Type other = l.kind == Type::Kind::kFd ? r : l;
     if (!IsComparison(op) || !(other.IsInteger() || other.kind == Type::Kind::kFd)) {
       diags_.Error(DiagKind::kTypeMismatch, b.range,
-                   "an `fd` can only be compared, not combined with `" + op + "`");
+                   "an `fd` can only be compared, not combined with `" + spelling + "`");
       return Type::Error();
     }
     if (other.kind == Type::Kind::kIntLit)
       Coerce(l.kind == Type::Kind::kFd ? *b.rhs : *b.lhs, Type::Int(32, true), "operand");
     operand = Type::Fd();
   } else if (l.kind == Type::Kind::kBool && r.kind == Type::Kind::kBool &&
-             (op == "==" || op == "!=")) {
+             (op == BinaryOp::kEq || op == BinaryOp::kNe)) {
     operand = Type::Bool();
   } else if (l.IsInteger() && r.IsInteger()) {
-    if (op == "<<" || op == ">>") {
+    if (op == BinaryOp::kShl || op == BinaryOp::kShr) {
       operand = l;  // the shift amount may have any integer type
     } else {
-      operand = Unify(l, r, *b.lhs, *b.rhs, op);
+      operand = Unify(l, r, *b.lhs, *b.rhs, spelling);
       if (operand.IsError()) return operand;
     }
   } else {
     diags_.Error(DiagKind::kTypeMismatch, b.range,
-                 "`" + op + "` between `" + l.ToString() + "` and `" + r.ToString() + "`");
+                 "`" + spelling + "` between `" + l.ToString() + "` and `" + r.ToString() + "`");
     return Type::Error();
   }
   const Type result = IsComparison(op) ? Type::Bool() : operand;
@@ -357,7 +374,8 @@ Type Checker::CheckBinary(BinaryExpr& b) {
       diags_.Error(DiagKind::kDivisionByZero, b.rhs->range, "division by zero");
       return Type::Error();
     }
-  } else if ((op == "/" || op == "%") && b.rhs->constant && b.rhs->constant->bits == 0) {
+  } else if ((op == BinaryOp::kDiv || op == BinaryOp::kRem) && b.rhs->constant &&
+             b.rhs->constant->bits == 0) {
     diags_.Error(DiagKind::kDivisionByZero, b.rhs->range, "division by zero");
     return Type::Error();
   }

@@ -12,9 +12,9 @@
 namespace uringc {
 
 Result<void> Controller::ReadBufferParams() {
-  const size_t n = strlen(kBufferBytesPrefix);
+  const size_t n = strlen(kBufferBytesGlobalPrefix);
   for (const GlobalVar& v : globals_.vars()) {
-    if (v.name.compare(0, n, kBufferBytesPrefix) != 0) continue;
+    if (v.name.compare(0, n, kBufferBytesGlobalPrefix) != 0) continue;
     const std::string param = v.name.substr(n);
     auto bytes = GetInt(v.name);
     auto p = globals_.Find(param);
@@ -54,7 +54,7 @@ Result<void> Controller::CheckNotBuffer(const GlobalVar& v) const {
                            "SetBuffer (C: uringc_ctl__set_buffer), a pointer and a length, "
                            "not a number");
     }
-    if (v.name == kBufferBytesPrefix + b.name) {
+    if (v.name == kBufferBytesGlobalPrefix + b.name) {
       return MakeError(DiagKind::kBadParameter, EPERM,
                        "`" + v.name + "` is the size the program was compiled for `" + b.name +
                            "`; it cannot be changed");

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "emit/host_abi.h"
 #include "uringc/globals.h"
 #include "uringc/result.h"
 #include "uringc/ring.h"
@@ -55,13 +56,9 @@ struct BufferParam {
   uint64_t bytes = 0;
 };
 
-/// The prefix of the size constants above.
-inline constexpr const char* kBufferBytesPrefix = "uringc_buffer_bytes_";
-
-/// The BTF type name of an fd parameter (`typedef __s32 uringc_fd`): `uringc run` opens a file
-/// for `--arg NAME=PATH:MODE` only into a global of this type. Compiled `fd` parameters have
-/// it; C controllers declare `const volatile uringc_fd NAME` (uringc_controller.bpf.h).
-inline constexpr const char* kFdTypeName = "uringc_fd";
+// The size constants' prefix (kBufferBytesGlobalPrefix) and the fd parameters' BTF type name
+// (kFdTypeName; C controllers declare `const volatile uringc_fd NAME`) come from the compiler's
+// emit/host_abi.h, so both sides use one spelling.
 
 /// Ring-layout constants a controller may declare as `const volatile __u32` globals; Load fills
 /// each one it finds from the ring.

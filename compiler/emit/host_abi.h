@@ -1,0 +1,18 @@
+// Names by which a compiled controller and its host find each other: the compiler gives globals
+// and BTF types these names, the runtime looks them up by name. Header only and free of LLVM and
+// libbpf, so the back end and the runtime both include it (library uringc_host_abi). Hand-written
+// C controllers spell the same names through runtime/bpf/uringc_controller.bpf.h.
+#pragma once
+
+namespace uringc {
+
+/// Each `buffers[N] of SIZE` parameter `p` comes with `.rodata __u64 uringc_buffer_bytes_<p> =
+/// N * SIZE`: the bytes the host must provide at `p`'s address. The runtime finds the buffers
+/// parameters by this prefix and refuses shorter memory.
+inline constexpr const char* kBufferBytesGlobalPrefix = "uringc_buffer_bytes_";
+
+/// The BTF type of every `fd` parameter: `typedef __s32 uringc_fd`. `uringc run` opens a file
+/// for `--arg NAME=PATH:MODE` only into a global of this type; a plain integer refuses a path.
+inline constexpr const char* kFdTypeName = "uringc_fd";
+
+}  // namespace uringc
