@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,6 +20,7 @@
 #include <functional>
 #include <memory>
 #include <new>
+#include <string_view>
 #include <vector>
 
 #include "arg_files.h"
@@ -37,34 +39,59 @@ namespace {
 volatile sig_atomic_t stop_requested = 0;
 void OnStop(int) { stop_requested = 1; }
 
+// The notes after a verifier rejection, for text and JSON alike: the `note: ...` lines the
+// controller put after the report's text (the log did not fit, could not be written), then where
+// the log is when it was written.
+std::vector<std::string> RejectionNotes(const RunArgs& args, const Error& e,
+                                        const VerifierReport& report) {
+  std::vector<std::string> notes;
+  const bool after_report = e.message.rfind(report.text, 0) == 0;
+  std::string_view rest = after_report ? std::string_view(e.message).substr(report.text.size())
+                                       : std::string_view();
+  bool log_written = !args.verifier_log.empty();
+  while (!rest.empty()) {
+    const size_t eol = std::min(rest.find('\n'), rest.size());
+    std::string_view line = rest.substr(0, eol);
+    rest.remove_prefix(std::min(eol + 1, rest.size()));
+    if (line.rfind("note: ", 0) == 0) line.remove_prefix(6);
+    if (line.empty()) continue;
+    if (line.find("cannot write the verifier log") != std::string_view::npos) log_written = false;
+    notes.emplace_back(line);
+  }
+  if (log_written) notes.push_back("the verifier log is in " + args.verifier_log);
+  return notes;
+}
+
 // Every failure of a run is printed here, once. Text: `PROGRAM: error: MESSAGE [Kind]`, or for a
-// verifier rejection its located diagnostic (already formatted in the message). JSON
-// (--diagnostics-format=json): an array of one diagnostic, as `uringc compile` prints them.
+// verifier rejection its located diagnostic and notes. JSON (--diagnostics-format=json): an
+// array of one diagnostic, as `uringc compile` prints them.
 void ReportError(const std::string& program, const RunArgs& args, const Error& e,
                  const VerifierReport* report = nullptr) {
-  if (args.diagnostics_format == DiagnosticsFormat::kJson) {
-    if (report) {
+  const bool json = args.diagnostics_format == DiagnosticsFormat::kJson;
+  if (report) {
+    const std::vector<std::string> notes = RejectionNotes(args, e, *report);
+    if (json) {
       Diagnostic d = report->diagnostic;
-      if (!args.verifier_log.empty())
-        d.notes.push_back({{}, "the verifier log is in " + args.verifier_log});
+      for (const std::string& n : notes) d.notes.push_back({{}, n});
       std::fputs(FormatJson({d}, report->sources).c_str(), stderr);
-    } else {
-      std::fputs(FormatJson({DiagnosticOf(e)}, SourceManager()).c_str(), stderr);
+      return;
+    }
+    std::fputs(EscapeForTerminal(report->text).c_str(), stderr);
+    for (const std::string& n : notes) {
+      std::fprintf(stderr, "note: %s\n", EscapeForTerminal(n).c_str());
     }
     return;
   }
+  if (json) {
+    std::fputs(FormatJson({DiagnosticOf(e)}, SourceManager()).c_str(), stderr);
+    return;
+  }
   std::string text = EscapeForTerminal(e.message);
-  if (!report) {
-    const size_t eol = std::min(text.find('\n'), text.size());
-    text = program + ": error: " + text.substr(0, eol) + " [" + std::string(DiagKindName(e.kind)) +
-           "]" + text.substr(eol);
-  }
-  if (text.empty() || text.back() != '\n') text += '\n';
+  const size_t eol = std::min(text.find('\n'), text.size());
+  text = program + ": error: " + text.substr(0, eol) + " [" + std::string(DiagKindName(e.kind)) +
+         "]" + text.substr(eol);
+  if (text.back() != '\n') text += '\n';
   std::fputs(text.c_str(), stderr);
-  if (report && !args.verifier_log.empty() &&
-      e.message.find("cannot write the verifier log") == std::string::npos) {
-    std::fprintf(stderr, "note: the verifier log is in %s\n", args.verifier_log.c_str());
-  }
 }
 
 // Files and buffers handed to the controller; closed and freed when the command ends.

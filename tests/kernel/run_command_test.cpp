@@ -135,6 +135,14 @@ TEST(RunCommandTest, VerifierRejectionPrintsTheDiagnosticAndWritesTheLog) {
   EXPECT_NE(out.find("[RegionOutOfBounds]"), std::string::npos) << out;
   EXPECT_NE(Slurp("/tmp/bad_oob.verifier.log").find("invalid access to memory"),
             std::string::npos);
+  EXPECT_NE(out.find("note: the verifier log is in /tmp/bad_oob.verifier.log"), std::string::npos)
+      << out;
+  // A log that cannot be written is said, and no note claims it is there.
+  EXPECT_EQ(RunCli({obj, "--verifier-log=/nonexistent/dir/v.log"}, &out), 1);
+  EXPECT_NE(out.find("note: cannot write the verifier log to `/nonexistent/dir/v.log`"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("the verifier log is in"), std::string::npos) << out;
 }
 
 // --diagnostics-format=json: the same rejection as the compiler's JSON, one array on stderr.
@@ -147,6 +155,20 @@ TEST(RunCommandTest, VerifierRejectionAsJson) {
   EXPECT_NE(out.find("\"RegionOutOfBounds\""), std::string::npos) << out;
   EXPECT_NE(out.find("bad_oob.bpf.c\""), std::string::npos) << out;
   EXPECT_EQ(out.find(": error: "), std::string::npos) << out;  // no text form
+  // The notes after the rejection are notes of the JSON diagnostic, the same as in text.
+  EXPECT_EQ(RunCli({obj, "--diagnostics-format", "json", "--verifier-log=/tmp/bad_oob.json.log"},
+                   &out),
+            1);
+  EXPECT_NE(out.find("\"message\":\"the verifier log is in /tmp/bad_oob.json.log\""),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(RunCli({obj, "--diagnostics-format", "json", "--verifier-log=/nonexistent/dir/v.log"},
+                   &out),
+            1);
+  EXPECT_NE(out.find("cannot write the verifier log to `/nonexistent/dir/v.log`"), std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("the verifier log is in"), std::string::npos) << out;
+  EXPECT_EQ(out.rfind("[", 0), 0u) << out;
 }
 
 // A compiled `buffers[4] of 64 KiB` parameter given 4096 bytes: refused before anything runs
