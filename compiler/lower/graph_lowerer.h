@@ -132,6 +132,8 @@ class GraphLowerer {
   void EndGraph(StepBuilder& b, bool failed, llvm::Value* neg_errno);
   /// Writes one SQE and counts it in flight.
   void Push(StepBuilder& b, const SqeFields& f);
+  /// A loop bound per step: `asked` if set, else the graph's task slots within [least, 64].
+  uint32_t Budget(uint32_t asked, uint32_t least) const;
   llvm::Value* NextSeq(StepBuilder& b);
   llvm::Value* UserData(StepBuilder& b, rgir::TaskId task, llvm::Value* idx, llvm::Value* seq);
 
@@ -251,6 +253,7 @@ class GraphLowerer {
   std::map<rgir::VarId, llvm::GlobalVariable*> outputs_;
   llvm::GlobalVariable* ready_ = nullptr;       ///< u32 [ready_size_]
   uint32_t ready_size_ = 16;
+  uint32_t resume_states_ = 0;  ///< resume states of all tasks: the size of the run dispatch
   llvm::GlobalVariable* ready_head_ = nullptr;
   llvm::GlobalVariable* ready_tail_ = nullptr;
   llvm::GlobalVariable* inflight_ = nullptr;

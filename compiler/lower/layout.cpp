@@ -108,6 +108,8 @@ bool GraphLowerer::PlanLayout() {
     }
   }
 
+  resume_states_ = next_state - kFirstResumeState;
+
   // Slot words for the variables whose values cross an await (liveness.cpp).
   PlanRegisterVars();
   var_word_.assign(g_.vars.size(), 0);

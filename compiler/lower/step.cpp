@@ -4,9 +4,11 @@
 // last CQE, then STOP with uringc_status/uringc_error), and the wait index.
 #include <linux/io_uring.h>
 
+#include <algorithm>
+
 #include "bpf_ir/control.h"
-#include "lower/graph_lowerer.h"
 #include "bpf_ir/wait.h"
+#include "lower/graph_lowerer.h"
 
 namespace uringc::lower {
 
@@ -16,6 +18,22 @@ bool GraphLowerer::Run() {
   EmitStep();
   PromoteRegisterVars();
   return true;
+}
+
+uint32_t GraphLowerer::Budget(uint32_t asked, uint32_t least) const {
+  if (asked != 0) return asked;
+  // As many as there are task slots (each awaits one CQE at a time), so K parallel tasks are
+  // reaped and resumed in one step, as a hand-written controller refills K at once. The verifier
+  // walks every iteration of these loops through the whole run dispatch, so the bound shrinks as
+  // the graph has more resume states: examples/echo.uring (65 slots, 8 states) verifies with 32
+  // and is refused with 64 ("8193 jumps is too complex").
+  constexpr uint32_t kMostPerStep = 64;
+  constexpr uint32_t kStatesTimesBudget = 256;
+  const uint32_t most =
+      std::clamp<uint32_t>(kStatesTimesBudget / std::max(resume_states_, 1u), least, kMostPerStep);
+  uint64_t slots = 0;
+  for (const TaskInfo& ti : tasks_) slots += ti.slots;
+  return static_cast<uint32_t>(std::clamp<uint64_t>(slots, least, most));
 }
 
 llvm::Value* GraphLowerer::NextSeq(StepBuilder& b) {
@@ -149,14 +167,12 @@ void GraphLowerer::EmitStep() {
 
   EmitStartGraph(sb);
 
-  ReapResult reaped = EmitReapLoop(sb, regions, rc_, opt_.reap_budget,
+  ReapResult reaped = EmitReapLoop(sb, regions, rc_, Budget(opt_.reap_budget, 8),
                                    [&](StepBuilder& b, const Cqe& c) { EmitReapHandler(b, c); });
 
   EmitBoundedLoop(
-      sb, opt_.run_budget,
-      [&](StepBuilder& b, llvm::Value*) {
-        return b.ir().CreateAnd(Running(b), AnyReady(b));
-      },
+      sb, Budget(opt_.run_budget, 4),
+      [&](StepBuilder& b, llvm::Value*) { return b.ir().CreateAnd(Running(b), AnyReady(b)); },
       [&](StepBuilder& b, llvm::Value*) { EmitRunOne(b); });
   sb.SetLocation(g_.range);
   EmitEnding(sb, reaped);
