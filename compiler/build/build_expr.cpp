@@ -7,6 +7,43 @@
 namespace uringc::build::internal {
 namespace {
 
+// True when building `e` emits nodes or its lowering checks an index at run time: requests, fn
+// calls, `?`, deadlines, and buffer indices that are not constants.
+bool HasEffects(const ast::Expr* e) {
+  if (e == nullptr || e->constant) return false;
+  switch (e->kind) {
+    case ast::Expr::Kind::kInt:
+    case ast::Expr::Kind::kBool:
+    case ast::Expr::Kind::kName:
+      return false;
+    case ast::Expr::Kind::kCall: {
+      auto& c = *e->As<ast::CallExpr>();
+      if (c.IsAwait() || c.within) return true;
+      for (const auto& a : c.args) {
+        if (HasEffects(a.get())) return true;
+      }
+      return false;
+    }
+    case ast::Expr::Kind::kPropagate:
+      return true;
+    case ast::Expr::Kind::kIndex: {
+      auto& x = *e->As<ast::IndexExpr>();
+      return !x.index->constant || HasEffects(x.base.get());
+    }
+    case ast::Expr::Kind::kSlice: {
+      auto& x = *e->As<ast::SliceExpr>();
+      return HasEffects(x.base.get()) || HasEffects(x.lo.get()) || HasEffects(x.hi.get());
+    }
+    case ast::Expr::Kind::kUnary:
+      return HasEffects(e->As<ast::UnaryExpr>()->operand.get());
+    case ast::Expr::Kind::kBinary: {
+      auto& x = *e->As<ast::BinaryExpr>();
+      return HasEffects(x.lhs.get()) || HasEffects(x.rhs.get());
+    }
+  }
+  return true;
+}
+
 Type Concrete(Type t) {
   if (t.kind == Type::Kind::kIntLit) return Type::Int(64, t.is_signed);
   return t;
@@ -101,6 +138,10 @@ Expr Builder::Value(const ast::Expr& e) {
     }
     case ast::Expr::Kind::kBinary: {
       auto& x = *e.As<ast::BinaryExpr>();
+      if ((x.op == BinaryOp::kLogicalAnd || x.op == BinaryOp::kLogicalOr) &&
+          HasEffects(x.rhs.get())) {
+        return ShortCircuit(x);
+      }
       out.op = Expr::Op::kBinary;
       out.binary_op = x.op;
       out.operands.push_back(Value(*x.lhs));
@@ -219,6 +260,26 @@ Expr Builder::InlineFn(const ast::CallExpr& c, VarId into) {
   }
   inline_calls_.pop_back();
   return Expr::Var(g_.vars[into].type, into);
+}
+
+Expr Builder::ShortCircuit(const ast::BinaryExpr& x) {
+  const bool is_and = x.op == BinaryOp::kLogicalAnd;
+  const VarId t = NewVar(is_and ? "and" : "or", Type::Bool(), Var::Kind::kTemp, x.range);
+  auto assign = [&](Expr value, SourceRange range) {
+    const NodeId a = Emit(Node::Kind::kAssign, range);
+    g_.nodes[a].var = t;
+    g_.nodes[a].value = std::move(value);
+  };
+  assign(Value(*x.lhs), x.lhs->range);
+  const NodeId br = Emit(Node::Kind::kBranch, x.range);
+  g_.nodes[br].value = Expr::Var(Type::Bool(), t);
+  // A branch's first exit is taken when the condition holds, its alternative when it does not.
+  const Exit decided{br, is_and};
+  pending_ = {{br, !is_and}};
+  Expr rhs = Value(*x.rhs);
+  if (!Dead()) assign(std::move(rhs), x.rhs->range);
+  pending_.push_back(decided);
+  return Expr::Var(Type::Bool(), t);
 }
 
 Expr Builder::Propagate(const ast::PropagateExpr& p) {

@@ -78,6 +78,10 @@ class Builder {
   Expr Request(const ast::CallExpr& c, VarId into);
   Expr InlineFn(const ast::CallExpr& c, VarId into);
   Expr Propagate(const ast::PropagateExpr& p);
+  // `a && b` / `a || b` whose `b` awaits or indexes a buffer: `b` is built on the branch where
+  // it is evaluated, into a bool temporary, so neither its requests nor its index check run
+  // when `a` decides the result.
+  Expr ShortCircuit(const ast::BinaryExpr& x);
   /// A buffer index sema could not prove below `count`: checked before use, EFAULT raised where
   /// it is not (see build_expr.cpp). Returns the index to use.
   Expr CheckedIndex(Expr index, uint32_t count, SourceRange range);

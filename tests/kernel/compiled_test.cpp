@@ -55,6 +55,7 @@ URINGC_EMBEDDED(t_openat_path_bpf);
 URINGC_EMBEDDED(t_openat_one_bpf);
 URINGC_EMBEDDED(t_any_error_bpf);
 URINGC_EMBEDDED(t_bad_index_bpf);
+URINGC_EMBEDDED(t_short_circuit_bpf);
 URINGC_EMBEDDED(t_signed_small_bpf);
 URINGC_EMBEDDED(t_within_call_bpf);
 URINGC_EMBEDDED(t_duration_range_bpf);
@@ -95,27 +96,22 @@ TEST_P(AllLoad, PassesTheVerifier) {
 
 INSTANTIATE_TEST_SUITE_P(
     Examples, AllLoad,
-    ::testing::Values(Named{"copy", &ex_copy_bpf_obj}, Named{"deadline", &ex_deadline_bpf_obj},
-                      Named{"echo", &ex_echo_bpf_obj}, Named{"hedge", &ex_hedge_bpf_obj},
-                      Named{"nop_chain", &ex_nop_chain_bpf_obj},
-                      Named{"nop_chain_O0", &ex_nop_chain_o0_bpf_obj},
-                      Named{"retry", &ex_retry_bpf_obj}, Named{"tee", &ex_tee_bpf_obj},
-                      Named{"within_pipe", &t_within_pipe_bpf_obj},
-                      Named{"bad_fd", &t_bad_fd_bpf_obj},
-                      Named{"cancel_siblings", &t_cancel_siblings_bpf_obj},
-                      Named{"echo_idle", &t_echo_idle_bpf_obj},
-                      Named{"sleep_once", &t_sleep_once_bpf_obj},
-                      Named{"openat_path", &t_openat_path_bpf_obj},
-                      Named{"openat_one", &t_openat_one_bpf_obj},
-                      Named{"any_error", &t_any_error_bpf_obj},
-                      Named{"bad_index", &t_bad_index_bpf_obj},
-                      Named{"signed_small", &t_signed_small_bpf_obj},
-                      Named{"within_call", &t_within_call_bpf_obj},
-                      Named{"duration_range", &t_duration_range_bpf_obj},
-                      Named{"prep_fail", &t_prep_fail_bpf_obj},
-                      Named{"cancel_done", &t_cancel_done_bpf_obj},
-                      Named{"requests", &t_requests_bpf_obj},
-                      Named{"nop_parallel", &t_nop_parallel_bpf_obj}),
+    ::testing::Values(
+        Named{"copy", &ex_copy_bpf_obj}, Named{"deadline", &ex_deadline_bpf_obj},
+        Named{"echo", &ex_echo_bpf_obj}, Named{"hedge", &ex_hedge_bpf_obj},
+        Named{"nop_chain", &ex_nop_chain_bpf_obj}, Named{"nop_chain_O0", &ex_nop_chain_o0_bpf_obj},
+        Named{"retry", &ex_retry_bpf_obj}, Named{"tee", &ex_tee_bpf_obj},
+        Named{"within_pipe", &t_within_pipe_bpf_obj}, Named{"bad_fd", &t_bad_fd_bpf_obj},
+        Named{"cancel_siblings", &t_cancel_siblings_bpf_obj},
+        Named{"echo_idle", &t_echo_idle_bpf_obj}, Named{"sleep_once", &t_sleep_once_bpf_obj},
+        Named{"openat_path", &t_openat_path_bpf_obj}, Named{"openat_one", &t_openat_one_bpf_obj},
+        Named{"any_error", &t_any_error_bpf_obj}, Named{"bad_index", &t_bad_index_bpf_obj},
+        Named{"signed_small", &t_signed_small_bpf_obj},
+        Named{"within_call", &t_within_call_bpf_obj},
+        Named{"duration_range", &t_duration_range_bpf_obj},
+        Named{"prep_fail", &t_prep_fail_bpf_obj}, Named{"cancel_done", &t_cancel_done_bpf_obj},
+        Named{"requests", &t_requests_bpf_obj}, Named{"nop_parallel", &t_nop_parallel_bpf_obj},
+        Named{"short_circuit", &t_short_circuit_bpf_obj}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // ----- kernel ABI ------------------------------------------------------------------------------
@@ -560,6 +556,18 @@ TEST_F(Compiled, ABadBufferIndexRaisesEfaultToTheInnermostTry) {
   }
   close(f);
   unlink(path.c_str());
+}
+
+// `i < 4 && len(bufs[i]) > 0` with i = 4..7: the index check on the right never runs (it used to be
+// evaluated with the left side and failed the graph with EFAULT).
+TEST_F(Compiled, TheRightSideOfAndOrRunsOnlyWhenTheLeftDoesNotDecide) {
+  HostBuffer bufs(4 * 64);
+  Open(t_short_circuit_bpf_obj, "short_circuit", [&](Controller&) { SetBuf("bufs", bufs); });
+  if (!ready_) return;
+  RunOutcome out = Run();
+  EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
+  EXPECT_EQ(Get("hits"), 4);    // i = 0..3
+  EXPECT_EQ(Get("misses"), 8);  // i = 4..7, once per condition
 }
 
 // docs/language.md, section 6: a fired `within` gives a sleep and a fn call the value -ETIME,

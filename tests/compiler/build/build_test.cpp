@@ -106,6 +106,27 @@ TEST(Build, EveryExampleAndStdlibModuleBuildsAValidGraph) {
   }
 }
 
+// The right side of `&&`/`||` is built on the branch where it runs: its buffer index check (the
+// branch to `raise 14`) comes after the left side's branch, and only on the edge that needs it.
+TEST(Build, TheRightSideOfAndOrIsBuiltWhereItRuns) {
+  for (const char* op : {"&&", "||"}) {
+    SCOPED_TRACE(op);
+    const std::string left = std::string(op) == "&&" ? "i < 4" : "i >= 4";
+    auto r = Compile(
+        "graph g(bufs: buffers[4] of 64, i: u32) -> (x: u64) {\n"
+        " if " +
+        left + " " + op + " len(bufs[i]) > 0 { x = 1 }\n}\n");
+    const rgir::Graph& g = Lowered(r);
+    EXPECT_EQ(rgir::Verify(g), "");
+    const std::string text = rgir::Print(*r.c->rgir);
+    const size_t left_branch = text.find(std::string("branch ") + (op[0] == '&' ? "and#" : "or#"));
+    const size_t check = text.find("raise 14");
+    ASSERT_NE(left_branch, std::string::npos) << text;
+    ASSERT_NE(check, std::string::npos) << text;
+    EXPECT_LT(left_branch, check) << text;
+  }
+}
+
 TEST(Build, PrinterIsDeterministic) {
   const std::string text = "graph g(n: u64) { repeat n { nop()? } }\n";
   EXPECT_EQ(rgir::Print(*Compile(text).c->rgir), rgir::Print(*Compile(text).c->rgir));
