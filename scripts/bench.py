@@ -153,10 +153,10 @@ def main():
     work = wl.all_workloads(rings)
     info = machine(args)
 
-    static = {}
+    static = {}  # the lean C baselines as built for the C ring mode
     for name in ("nops", "copy_4k"):
-        static[name] = host.static_insns(args.objdump, os.path.join(bench_dir,
-                                                                    f"bench_{name}.bpf.o"))
+        static[name] = host.static_insns(args.objdump,
+                                         os.path.join(bench_dir, wl.c_object(name, rings)))
     for g in ("nop_chain", "nops_8", "nops_64", "copy", "copy_depth"):
         static[g] = host.static_insns(args.objdump, os.path.join(bench_dir,
                                                                  f"bench_{g}.uring.bpf.o"))

@@ -90,7 +90,8 @@ def generated_times(uringc, sizes, runs, timeout):
             slow = False
             for size in sizes:
                 with open(src, "w") as f:
-                    subprocess.run([sys.executable, GENERATOR, kind, str(size)], stdout=f, check=True)
+                    subprocess.run([sys.executable, GENERATOR, kind, str(size)], stdout=f,
+                                   check=True)
                 with open(src) as f:
                     lines = sum(1 for _ in f)
                 # A size after one that overran is not tried: it would overrun too.
