@@ -127,21 +127,6 @@ def section(args, info, work, static, upstream, kernels, ct, gen):
     return "\n".join(parts) + "\n"
 
 
-def write_docs(out_dir, text):
-    path = os.path.join(out_dir, "performance.md")
-    source = os.path.join(ROOT, "docs", "performance.md")
-    with open(path if os.path.exists(path) else source) as f:
-        old = f.read()
-    if report.BEGIN in old and report.END in old:
-        new = old[:old.index(report.BEGIN)] + text + old[old.index(report.END) + len(report.END)
-                                                          + 1:]
-    else:
-        new = old.rstrip("\n") + "\n\n" + text
-    with open(path, "w") as f:
-        f.write(new)
-    return path
-
-
 def main():
     args = parse_args()
     if not args.no_build:
@@ -196,7 +181,12 @@ def main():
     out_dir = args.out_dir or (tempfile.mkdtemp(prefix="uringc-bench-out-") if args.smoke
                                else os.path.join(ROOT, "docs"))
     os.makedirs(out_dir, exist_ok=True)
-    path = write_docs(out_dir, text)
+    path = os.path.join(out_dir, "performance.md")
+    source = path if os.path.exists(path) else os.path.join(ROOT, "docs", "performance.md")
+    with open(source) as f:
+        old = f.read()
+    with open(path, "w") as f:
+        f.write(report.replace_section(old, text))
     charts.write_charts(out_dir, [(r, m) for r, _, m in kernels], gen)
     print(f"bench: wrote {path} and {', '.join(charts.CHARTS)} in {out_dir}")
     if args.smoke and not args.out_dir:
