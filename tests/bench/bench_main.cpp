@@ -134,7 +134,12 @@ int Main(int argc, char** argv) {
       ->check(CLI::Range(1u, 4096u));
   copy->add_option("--block", o.block, "bytes per request (user space)")
       ->check(CLI::Range(1u, 1u << 30));
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int ret = app.exit(e);  // prints the help or the error
+    return ret == 0 ? 0 : 2;
+  }
   if (make_file->parsed()) {
     const std::string error = MakeInputFile(path, bytes);
     if (!error.empty()) std::fprintf(stderr, "uringc-bench: %s\n", error.c_str());
