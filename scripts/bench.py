@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The benchmark: compiled controllers against the lean C baselines and user space.
 
 Builds what it needs (target uringc_bench_all), counts static instructions, times compiles on
@@ -129,6 +129,13 @@ def section(args, info, work, static, upstream, kernels, ct, gen):
 
 def main():
     args = parse_args()
+    try:  # before a run of many minutes, not after it
+        charts.check_matplotlib()
+    except ImportError:
+        print(f"bench: {sys.executable} has no matplotlib for the charts: install Debian's "
+              "python3-matplotlib (scripts/install-deps.sh) and run with /usr/bin/python3",
+              file=sys.stderr)
+        return 2
     if not args.no_build:
         build(args)
     bench_dir = os.path.join(args.build_dir, "tests", "bench")

@@ -8,6 +8,11 @@ from . import workloads as wl
 CHARTS = ("bench-nops.svg", "bench-copy.svg", "bench-compile.svg")
 
 
+def check_matplotlib():
+    """Raises ImportError when this Python has no matplotlib."""
+    import matplotlib  # noqa: F401
+
+
 def _pyplot():
     import matplotlib
     matplotlib.use("Agg")

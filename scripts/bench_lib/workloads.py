@@ -18,7 +18,7 @@ class Workload:
     what: str       # one line for the docs
     obj: str = ""   # object file name in the build's tests/bench/ (c, compiled)
     k: int = 1      # NOPs in flight (nops)
-    depth: int = 1  # requests in flight (user copies)
+    depth: int = 1  # requests in flight: the user copy's depth; every copy's ring size
     block: int = 4096
     source: str = ""  # the program, for the docs
 
@@ -65,12 +65,13 @@ def all_workloads(rings):
                  "bench_copy_4k.uring.bpf.o", source="tests/bench/copy_4k.uring"),
         Workload("copy_compiled_example", "copy", "compiled",
                  "compiled examples/copy.uring (4 lanes x 64 KiB)", "bench_copy.uring.bpf.o",
-                 source="examples/copy.uring"),
+                 depth=4, source="examples/copy.uring"),
         Workload("copy_user_4k", "copy", "user", "user space, 4 KiB one at a time",
                  source="tests/bench/user_workloads.cpp"),
         Workload("copy_compiled_depth", "copy", "compiled",
                  f"compiled, {DEPTH} lanes x {DEPTH_BLOCK // 1024} KiB",
-                 "bench_copy_depth.uring.bpf.o", source="tests/bench/copy_depth.uring"),
+                 "bench_copy_depth.uring.bpf.o", depth=DEPTH,
+                 source="tests/bench/copy_depth.uring"),
         Workload("copy_user_depth", "copy", "user",
                  f"user space, {DEPTH} in flight x {DEPTH_BLOCK // 1024} KiB", depth=DEPTH,
                  block=DEPTH_BLOCK, source="tests/bench/user_workloads.cpp"),

@@ -130,7 +130,8 @@ int Main(int argc, char** argv) {
   nops->add_option("--n", o.n, "NOPs in all");
   copy->add_option("--src", o.src)->required();
   copy->add_option("--dst", o.dst)->required();
-  copy->add_option("--depth", o.depth, "requests in flight (user space)")
+  copy->add_option("--depth", o.depth,
+                   "requests in flight (user space), and room for them in the SQ (all runners)")
       ->check(CLI::Range(1u, 4096u));
   copy->add_option("--block", o.block, "bytes per request (user space)")
       ->check(CLI::Range(1u, 1u << 30));
