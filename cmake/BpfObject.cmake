@@ -3,7 +3,8 @@
 
 # uringc_add_bpf_object(<name> <source.bpf.c> [clang flags...]): builds
 # ${CMAKE_CURRENT_BINARY_DIR}/<name>.bpf.o and a target `<name>_bpf_object`. CPU v3 (ALU32 + JMP32)
-# is pinned: clang's default differs by version.
+# is pinned: clang's default differs by version (a later -mcpu= in the flags wins). clang's
+# dependency file makes every header it includes a dependency.
 function(uringc_add_bpf_object name source)
   set(out ${CMAKE_CURRENT_BINARY_DIR}/${name}.bpf.o)
   add_custom_command(
@@ -11,8 +12,9 @@ function(uringc_add_bpf_object name source)
     COMMAND ${URINGC_BPF_CLANG} -target bpf -mcpu=v3 -O2 -g -Wall -Werror
             -I${PROJECT_SOURCE_DIR}/runtime/bpf
             -I/usr/include/${CMAKE_LIBRARY_ARCHITECTURE} ${ARGN}
-            -c ${CMAKE_CURRENT_SOURCE_DIR}/${source} -o ${out}
+            -MD -MF ${out}.d -c ${CMAKE_CURRENT_SOURCE_DIR}/${source} -o ${out}
     DEPENDS ${source} ${PROJECT_SOURCE_DIR}/runtime/bpf/uringc_controller.bpf.h
+    DEPFILE ${out}.d
     COMMENT "BPF ${source}"
     VERBATIM)
   add_custom_target(${name}_bpf_object ALL DEPENDS ${out})

@@ -38,6 +38,8 @@ packages=(
   qemu-system-x86 busybox-static cpio gzip zstd
   # tools users expect next to the compiler
   graphviz
+  # the benchmark's charts (scripts/bench.py)
+  python3-matplotlib
 )
 backport_packages=(libbpf-dev bpftool linux-libc-dev)
 

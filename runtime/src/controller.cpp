@@ -233,6 +233,24 @@ Controller::~Controller() {
   if (object_) bpf_object__close(object_);
 }
 
+Result<uint64_t> Controller::VerifiedInsns() const {
+  if (!loaded_) return MakeError(DiagKind::kApiMisuse, EINVAL, "the controller is not loaded");
+  uint64_t total = 0;
+  bpf_program* prog;
+  bpf_object__for_each_program(prog, object_) {
+    if (bpf_program__fd(prog) < 0) continue;  // not loaded (autoload off)
+    bpf_prog_info info{};
+    uint32_t len = sizeof(info);
+    if (bpf_prog_get_info_by_fd(bpf_program__fd(prog), &info, &len) != 0) {
+      return MakeError(
+          DiagKind::kMapAccessFailed, -errno,
+          std::string("cannot read the program info of `") + bpf_program__name(prog) + "`");
+    }
+    total += info.verified_insns;
+  }
+  return total;
+}
+
 bpf_map* Controller::SectionMap(const std::string& section) const {
   bpf_map* map;
   bpf_object__for_each_map(map, object_) {

@@ -2,7 +2,8 @@
 // of a load that succeeded): the log at level 2 shows the `.uring` source of the instructions it
 // walks (BTF line info), and the "processed N insns" of the compiled NOP chain (-O2, -O0) and of
 // eight tasks in flight beside the hand-written C controller (K = 1 and 8), printed as
-// "[codegen-bench]" lines that scripts/bench_codegen.py --vm collects for docs/codegen.md.
+// "[codegen-bench]" lines (docs/codegen.md's history; scripts/bench.py now reports the processed
+// instructions of the benchmark's objects).
 // Needs io_uring_bpf_ops: it runs in the VM; on older kernels it reports itself skipped.
 #include "controller_fixture.h"
 

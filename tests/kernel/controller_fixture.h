@@ -1,8 +1,8 @@
 // Shared by the kernel tests that drive a controller through libbpf itself rather than the
-// runtime (the verifier's log and instruction counts, the speed benchmark, the hand-written C
-// controller): a ring set up the way the runtime sets one up for a controller, loading an
-// embedded object (ring constants and parameters in .rodata, ring_fd in the struct_ops map), the
-// verifier log, and reading .bss globals by name. Needs io_uring_bpf_ops; on kernels without it
+// runtime (the verifier's log and instruction counts, the hand-written C controller): a ring set
+// up the way the runtime sets one up for a controller, loading an embedded object (ring constants
+// and parameters in .rodata, ring_fd in the struct_ops map), the verifier log, and reading .bss
+// globals by name. Needs io_uring_bpf_ops; on kernels without it
 // Load() skips the test with the reason (fails with URINGC_REQUIRE_BPF_OPS=1).
 #pragma once
 

@@ -108,6 +108,10 @@ class Controller {
   Result<void> Detach();
   Result<RunOutcome> Run(const RunOptions& options = {});
 
+  /// Instructions the verifier processed for the loaded programs, summed (the kernel's
+  /// bpf_prog_info.verified_insns, the "processed N insns" of its log); EINVAL before Load.
+  Result<uint64_t> VerifiedInsns() const;
+
   bool loaded() const { return loaded_; }
   bool attached() const { return link_ != nullptr; }
   const std::string& ops_map_name() const { return ops_name_; }

@@ -1,0 +1,1 @@
+"""The parts of scripts/bench.py: workloads, the guest run, host measurements, report, charts."""
