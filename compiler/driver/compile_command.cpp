@@ -3,10 +3,15 @@
 // and `run` share. See compile_command.h.
 #include "driver/compile_command.h"
 
+#include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <memory>
 
 #include "driver/c_header.h"
+#include "llvm/IR/PassTimingInfo.h"
+#include "llvm/Pass.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace uringc::driver {
 namespace {
@@ -17,6 +22,7 @@ struct CompileCommand {
   std::string target_kernel{kDefaultTargetKernel};
   CLI::Option* emit_header = nullptr;
   std::string header_path;  ///< --emit-header=FILE; empty: the output's name with .h
+  bool time_passes = false;  ///< hidden --time-passes: phase and LLVM pass times on stderr
 };
 
 // Writes `bytes` to `path` ("-": stdout); false, printed, when that fails.
@@ -59,9 +65,25 @@ int Compile(const CompileCommand& cmd, Io& io) {
   c.options.stdlib_dir = opts.stdlib.empty() ? DefaultStdlibDir() : opts.stdlib;
   const Phase* dumped = FindPhase(CompilePhases(), opts.dump_after);
   std::string io_error;
+  llvm::TimePassesIsEnabled = cmd.time_passes;
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point phase_start = Clock::now();
+  std::string phase_times;
   auto out = CompileFile(req, c, io_error, opts.dump_after, [&](const Phase& p) {
     if (&p == dumped) p.dump(c, io.out);
+    if (!cmd.time_passes) return;
+    const Clock::time_point now = Clock::now();
+    char line[64];
+    std::snprintf(line, sizeof line, "%10.3f ms  %s\n",
+                  std::chrono::duration<double, std::milli>(now - phase_start).count(),
+                  std::string(p.name).c_str());
+    phase_times += line;
+    phase_start = now;
   });
+  if (cmd.time_passes) {
+    llvm::reportAndResetTimings(&llvm::errs());  // codegen's (legacy) pass timers
+    io.err << "uringc phases (wall):\n" << phase_times;
+  }
   if (!io_error.empty()) {
     io.err << "uringc: error: " << io_error << "\n";
     return kExitUsage;
@@ -149,6 +171,10 @@ Runner DeclareCompile(CLI::App& cmd, bool test_switches) {
   AddDumpAfterOption(cmd, s->opts, CompilePhases());
   AddDiagnosticsOptions(cmd, s->opts);
   AddStdlibOption(cmd, s->opts.stdlib);
+  // For measuring compile time (scripts/gen_programs.py): not in --help.
+  cmd.add_flag("--time-passes", s->time_passes,
+               "print each phase's time and LLVM's pass timers on stderr")
+      ->group("");
   if (test_switches) {
     const std::string group = "Test switches (uringc-test only)";
     cmd.add_flag("--test-break-null-check", s->request.break_region_null_check,

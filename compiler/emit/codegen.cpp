@@ -3,6 +3,7 @@
 
 #include "emit/llvm_diagnostics.h"
 #include "emit/opt_pipeline.h"
+#include "emit/shared_global_addresses.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -69,6 +70,7 @@ std::optional<std::string> EmitModule(BpfModule& module, const CodegenOptions& o
       emitted = false;
       return;
     }
+    ShareGlobalAddresses(module.module());  // linear codegen for large functions
     pm.run(module.module());
   });
   if (ok && !emitted) {

@@ -3,6 +3,8 @@
 // docs/codegen.md ("Compile time").
 #include "emit/opt_pipeline.h"
 
+#include "llvm/IR/PassTimingInfo.h"
+#include "llvm/Pass.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/DeadStoreElimination.h"
@@ -63,8 +65,12 @@ void RunOptPipeline(llvm::Module& module, llvm::TargetMachine& tm, OptLevel leve
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
+  // With `uringc compile --time-passes` (llvm::TimePassesIsEnabled) each pass is timed.
+  llvm::PassInstrumentationCallbacks pic;
+  llvm::TimePassesHandler timers(llvm::TimePassesIsEnabled);
+  timers.registerCallbacks(pic);
   // With the TargetMachine, so the BPF backend's own IR passes join the pipeline.
-  llvm::PassBuilder pb(&tm);
+  llvm::PassBuilder pb(&tm, llvm::PipelineTuningOptions(), std::nullopt, &pic);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
@@ -74,6 +80,7 @@ void RunOptPipeline(llvm::Module& module, llvm::TargetMachine& tm, OptLevel leve
                                     ? pb.buildO0DefaultPipeline(OptimizationLevel::O0)
                                     : BuildO2(pb);
   mpm.run(module, mam);
+  timers.print();
 }
 
 }  // namespace uringc
