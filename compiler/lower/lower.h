@@ -23,10 +23,10 @@
 namespace uringc {
 
 struct GraphLoweringOptions {
-  /// Ready slots run per loop_step; 0: from the graph (its task slots, between 4 and 64), so a
+  /// Ready slots run per loop_step; 0: from the graph (its task slots, between 4 and 32), so a
   /// graph of K tasks resumes all K in one step when their CQEs arrive together.
   uint32_t run_budget = 0;
-  /// CQEs reaped per loop_step; 0: from the graph (its task slots, between 8 and 64).
+  /// CQEs reaped per loop_step; 0: from the graph (its task slots, between 8 and 32).
   uint32_t reap_budget = 0;
   /// Test only: leave out the null check of the parameter region, so the verifier rejects the
   /// program at the first access through it (to show verifier errors mapped to `.uring` lines).
