@@ -38,6 +38,7 @@ bool GraphLowerer::PlanLayout() {
     tasks_[t].slots = static_cast<uint32_t>(slots[t]);
     if (g_.tasks[t].parent != rgir::kNone) tasks_[g_.tasks[t].parent].children.push_back(t);
   }
+  for (rgir::TaskId t = 0; t < nt; ++t) wide_ |= IteratesInstances(t);
 
   // Words: control words (kWordDrain only where requests can be cancelled), one per deadline
   // scope of the task, then the variables.

@@ -144,8 +144,10 @@ void GraphLowerer::EmitStep() {
   } else {
     mem_ = EmitGetRegionChecked(sb, RegionId::kMem, ir.getInt64(mem_size_));
   }
-  // Copying openat paths may submit in the middle of a step (GraphLowerer::CopyPath).
-  queue_ = std::make_unique<SubmitQueue>(sb, regions, rc_, /*mid_step_flush=*/needs_paths_);
+  // Copying openat paths and cancelling wide forks may submit in the middle of a step
+  // (GraphLowerer::CopyPath, FlushIfFull).
+  queue_ =
+      std::make_unique<SubmitQueue>(sb, regions, rc_, /*mid_step_flush=*/needs_paths_ || wide_);
 
   EmitStartGraph(sb);
 

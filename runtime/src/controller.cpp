@@ -443,6 +443,21 @@ Result<void> Controller::Load(const Ring& ring) {
   return {};
 }
 
+Result<uint32_t> Controller::VerifiedInsns() const {
+  bpf_program* prog;
+  bpf_object__for_each_program(prog, object_) {
+    const int fd = loaded_ ? bpf_program__fd(prog) : -1;
+    if (fd < 0) continue;  // not loaded: another graph's program
+    bpf_prog_info info = {};
+    uint32_t len = sizeof(info);
+    if (bpf_prog_get_info_by_fd(fd, &info, &len) != 0) {
+      return MakeError(DiagKind::kLoadFailed, errno, "cannot read the program's info");
+    }
+    return info.verified_insns;
+  }
+  return MakeError(DiagKind::kApiMisuse, EINVAL, "the controller is not loaded");
+}
+
 Result<void> Controller::ReportLoadFailure(int err) {
   // The rejected program is the one whose log buffer the load filled.
   for (auto& [name, buf] : log_bufs_) {

@@ -108,6 +108,10 @@ class Controller {
   Result<void> Detach();
   Result<RunOutcome> Run(const RunOptions& options = {});
 
+  /// Instructions the verifier processed to accept the loaded loop_step (the kernel's
+  /// `bpf_prog_info.verified_insns`, Linux 5.16+; the "processed N insns" of its log).
+  Result<uint32_t> VerifiedInsns() const;
+
   bool loaded() const { return loaded_; }
   bool attached() const { return link_ != nullptr; }
   const std::string& ops_map_name() const { return ops_name_; }
