@@ -22,6 +22,15 @@ llvm::Value* EmitBoundedLoop(StepBuilder& sb, uint32_t bound,
                              const std::function<llvm::Value*(StepBuilder&, llvm::Value*)>& cond,
                              const std::function<void(StepBuilder&, llvm::Value*)>& body);
 
+/// for each k in [0, count): body(k), with `k` an i32 the verifier knows nothing about, through
+/// the kernel's number iterator (bpf_iter_num_*). Unlike EmitBoundedLoop's, whose counter the
+/// verifier tracks exactly and so walks the body once per iteration, this loop is checked until
+/// its states repeat (a few walks of the body whatever `count` is): the loop for a wide
+/// `parallel`. The body must bound `k` itself before indexing with it; it may Stop()/Return()
+/// (the iterator is destroyed first, StepBuilder::OpenIterator).
+void EmitIterLoop(StepBuilder& sb, uint32_t count,
+                  const std::function<void(StepBuilder&, llvm::Value*)>& body);
+
 /// Runs `body` on the first step only: a `.bss __u8 <name>` flag remembers that it ran.
 void EmitOnce(StepBuilder& sb, const std::string& name, const EmitFn& body);
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "emit/bpf_module.h"
 #include "llvm/IR/IRBuilder.h"
@@ -99,6 +100,12 @@ class StepBuilder {
   /// after the graph ended must not run it again).
   void ReturnIfStopped();
 
+  /// Marks the bpf_iter_num stack slot `it` live until CloseIterator: every Stop or Return in
+  /// between destroys it first (and the others open, innermost first), since the verifier
+  /// refuses a program that exits with an iterator it has not destroyed (EmitIterLoop).
+  void OpenIterator(llvm::Value* it) { open_iters_.push_back(it); }
+  void CloseIterator() { open_iters_.pop_back(); }
+
   /// `.bss __s32 <program>_detail`: errno or kfunc result that goes with the status.
   llvm::GlobalVariable* detail() const { return detail_; }
 
@@ -120,6 +127,10 @@ class StepBuilder {
   static int32_t ErrnoFor(StopReason reason);
   /// kRuntime failure: branches to the shared failed block with `error` (an i32) as the error.
   void FailWith(llvm::Value* error);
+  /// bpf_iter_num_destroy of every open iterator, innermost first (before a path leaves).
+  void DestroyOpenIterators();
+
+  std::vector<llvm::Value*> open_iters_;
 };
 
 }  // namespace uringc

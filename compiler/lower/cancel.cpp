@@ -19,7 +19,18 @@
 namespace uringc::lower {
 
 void GraphLowerer::DisarmScopes(StepBuilder& b, rgir::TaskId task, llvm::Value* idx) {
-  for (rgir::ScopeId s : tasks_[task].scopes) EmitDeadlineEnd(b, Here{task, idx}, s, idx);
+  for (rgir::ScopeId s : tasks_[task].scopes) {
+    FlushIfFull(b);
+    EmitDeadlineEnd(b, Here{task, idx}, s, idx);
+  }
+}
+
+void GraphLowerer::FlushIfFull(StepBuilder& b) {
+  if (!wide_) return;
+  // The instances of a wide fork are cancelled in one step, one SQE or more each: a full SQ is
+  // submitted (the kernel takes its SQEs at once) rather than stopping the graph with kSqFull.
+  llvm::Value* full = b.ir().CreateICmpUGE(queue_->Pending(b), b.ReadConst(rc_.sq_entries));
+  EmitIf(b, full, [&](StepBuilder& b) { queue_->Flush(b); });
 }
 
 void GraphLowerer::CancelAwaited(StepBuilder& b, rgir::TaskId task, llvm::Value* idx) {
@@ -31,6 +42,7 @@ void GraphLowerer::CancelAwaited(StepBuilder& b, rgir::TaskId task, llvm::Value*
       ir.CreateICmpNE(seq, ir.getInt64(0)),
       ir.CreateICmpEQ(ir.CreateAnd(seq, ir.getInt64(kSeqCancelled)), ir.getInt64(0)));
   EmitIf(b, awaiting, [&](StepBuilder& b) {
+    FlushIfFull(b);
     Push(b, sqe::AsyncCancel(UserData(b, task, idx, seq), nullptr));
     t.StoreVar(b, idx, kWordSeq, b.ir().CreateOr(seq, b.ir().getInt64(kSeqCancelled)));
     llvm::Value* n = b.Load(ScalarType::kU32, cancelled_, 0, 4);
@@ -123,15 +135,9 @@ void GraphLowerer::CancelChildren(StepBuilder& b, rgir::TaskId task, llvm::Value
 void GraphLowerer::CancelChildSlots(StepBuilder& b, llvm::Value* idx,
                                     const std::vector<rgir::TaskId>& which) {
   for (rgir::TaskId c : which) {
-    const uint32_t inst = Instances(c);
-    auto one = [&](StepBuilder& b, llvm::Value* k) {
+    ForEachInstance(b, c, [&](StepBuilder& b, llvm::Value* k) {
       CancelSlot(b, c, ChildSlot(b, c, idx, k), /*finish=*/true);
-    };
-    if (inst == 1) {
-      one(b, b.ir().getInt32(0));
-    } else {
-      EmitBoundedLoop(b, inst, {}, one);
-    }
+    });
   }
 }
 

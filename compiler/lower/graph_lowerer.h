@@ -38,6 +38,14 @@ inline constexpr uint32_t kWordDrain = 9;    ///< cancelled requests in flight i
                                              ///< Last: graphs that cannot cancel leave it out.
 inline constexpr uint32_t kControlWords = 10;
 
+/// Starting and cancelling a child task's instances: the verifier walks a loop with a constant
+/// bound once per instance, and the loop once per slot the run loop runs in a step (run_budget),
+/// so a child task is started and cancelled by such a loop only while its slots times the run
+/// budget stay within this; beyond, by an iterator loop (ForEachInstance), which costs about 14
+/// BPF instructions more per loop (echo's 64 lanes: 1,097 -> 1,139) but the same verification
+/// at every width. With the run budget of 4, up to 64 slots are unrolled.
+inline constexpr uint64_t kUnrolledWalks = 256;
+
 /// kWordSeq of a slot whose awaited request was cancelled and has not completed yet.
 inline constexpr uint64_t kSeqCancelled = uint64_t{1} << 32;
 /// kWordDrain: the slot wanted to run while cancelled requests were in flight (cancel.cpp).
@@ -147,6 +155,15 @@ class GraphLowerer {
   void EmitFork(StepBuilder& b, Here h, const rgir::Node& fork);
   /// Instances of child task `c` per slot of its parent (a `parallel`'s count, else 1).
   uint32_t Instances(rgir::TaskId c) const;
+  /// body(k) for every instance k (an i32) of child task `c` of one parent slot (starting or
+  /// cancelling them): in place for one instance, a loop with a constant bound while the
+  /// verifier can walk it per instance (kUnrolledWalks), else an iterator loop (EmitIterLoop),
+  /// whose verification costs the same at every width: the verifier walks a constant-bound loop
+  /// once per iteration, and 750 instances of a NOP already passed its 1,000,000 instructions.
+  void ForEachInstance(StepBuilder& b, rgir::TaskId c,
+                       const std::function<void(StepBuilder&, llvm::Value*)>& body);
+  /// ForEachInstance uses an iterator loop for child task `c` (kUnrolledWalks).
+  bool IteratesInstances(rgir::TaskId c) const;
   /// The checked slot index (i64) of instance `k` (i32) of child task `c` of the parent's slot.
   llvm::Value* ChildSlot(StepBuilder& b, rgir::TaskId c, llvm::Value* parent_idx, llvm::Value* k);
   /// Ends the segment's task successfully / with errno `err` (i32 > 0), via the transient states.
@@ -176,6 +193,8 @@ class GraphLowerer {
   void CancelChildren(StepBuilder& b, rgir::TaskId task, llvm::Value* idx,
                       const std::vector<rgir::TaskId>& which);
   void DisarmScopes(StepBuilder& b, rgir::TaskId task, llvm::Value* idx);
+  /// With wide_: submits the pending SQEs when the SQ is full, before a cancellation's SQE.
+  void FlushIfFull(StepBuilder& b);
   /// ASYNC_CANCEL of the request slot (task, idx) awaits, if any, counted in `cancelled_`.
   void CancelAwaited(StepBuilder& b, rgir::TaskId task, llvm::Value* idx);
   /// Adds the requests counted in `cancelled_` to kWordDrain of the slot that cancelled them and
@@ -253,7 +272,9 @@ class GraphLowerer {
   std::map<rgir::VarId, llvm::GlobalVariable*> outputs_;
   llvm::GlobalVariable* ready_ = nullptr;       ///< u32 [ready_size_]
   uint32_t ready_size_ = 16;
-  uint32_t resume_states_ = 0;  ///< resume states of all tasks: the size of the run dispatch
+  uint32_t resume_states_ = 0;
+  uint32_t run_budget_ = 4;   ///< ready slots run per step (Budget; set by PlanLayout)
+  uint32_t reap_budget_ = 8;  ///< CQEs reaped per step  ///< resume states of all tasks: the size of the run dispatch
   llvm::GlobalVariable* ready_head_ = nullptr;
   llvm::GlobalVariable* ready_tail_ = nullptr;
   llvm::GlobalVariable* inflight_ = nullptr;
@@ -274,6 +295,9 @@ class GraphLowerer {
   /// Tasks can cancel requests (forks, deadlines): a construct that cancelled goes on only once
   /// the cancelled requests completed (kWordDrain, cancel.cpp).
   bool cancels_ = true;
+  /// Some task's instances are iterated (IteratesInstances): cancelling its instances can push more
+  /// SQEs than the SQ holds, so cancellation submits a full SQ in the middle of the step.
+  bool wide_ = false;
 
   // Per step.
   std::unique_ptr<SubmitQueue> queue_;

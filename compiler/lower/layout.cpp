@@ -109,6 +109,9 @@ bool GraphLowerer::PlanLayout() {
   }
 
   resume_states_ = next_state - kFirstResumeState;
+  run_budget_ = Budget(opt_.run_budget, 4);
+  reap_budget_ = Budget(opt_.reap_budget, 8);
+  for (rgir::TaskId t = 0; t < nt; ++t) wide_ |= IteratesInstances(t);
 
   // Slot words for the variables whose values cross an await (liveness.cpp).
   PlanRegisterVars();

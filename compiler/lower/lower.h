@@ -7,7 +7,8 @@
 //    a join, a race) or back edge, submits what they queued, and sleeps until the next CQE (or
 //    continues at once while slots are ready);
 //  - every loop in a task's code is a back edge through the ready queue, so each step's code is
-//    loop-free apart from three loops with constant bounds (reap, run, child instances): the
+//    loop-free apart from the loops with constant bounds (reap, run, narrow child instances)
+//    and iterator loops over wide child instances (bpf_iter_num): the
 //    verifier accepts it whatever the program;
 //  - when the graph ends (done, stop, or failure) everything in flight is cancelled and the
 //    controller waits for the last CQE before it sets `uringc_status` and stops.

@@ -163,16 +163,18 @@ void GraphLowerer::EmitStep() {
   } else {
     mem_ = EmitGetRegionChecked(sb, RegionId::kMem, ir.getInt64(mem_size_));
   }
-  // Copying openat paths may submit in the middle of a step (GraphLowerer::CopyPath).
-  queue_ = std::make_unique<SubmitQueue>(sb, regions, rc_, /*mid_step_flush=*/needs_paths_);
+  // Copying openat paths and cancelling wide forks may submit in the middle of a step
+  // (GraphLowerer::CopyPath, FlushIfFull).
+  queue_ =
+      std::make_unique<SubmitQueue>(sb, regions, rc_, /*mid_step_flush=*/needs_paths_ || wide_);
 
   EmitStartGraph(sb);
 
-  ReapResult reaped = EmitReapLoop(sb, regions, rc_, Budget(opt_.reap_budget, 8),
+  ReapResult reaped = EmitReapLoop(sb, regions, rc_, reap_budget_,
                                    [&](StepBuilder& b, const Cqe& c) { EmitReapHandler(b, c); });
 
   EmitBoundedLoop(
-      sb, Budget(opt_.run_budget, 4),
+      sb, run_budget_,
       [&](StepBuilder& b, llvm::Value*) { return b.ir().CreateAnd(Running(b), AnyReady(b)); },
       [&](StepBuilder& b, llvm::Value*) { EmitRunOne(b); });
   sb.SetLocation(g_.range);

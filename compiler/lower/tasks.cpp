@@ -260,7 +260,6 @@ void GraphLowerer::EmitFork(StepBuilder& b, Here h, const rgir::Node& fork) {
   }
   for (rgir::TaskId c : fork.tasks) {
     const rgir::Task& task = g_.tasks[c];
-    const uint32_t inst = Instances(c);
     TaskTable& ct = Table(c);
     auto start = [&](StepBuilder& b, llvm::Value* k) {
       llvm::IRBuilder<>& ir = b.ir();
@@ -277,12 +276,24 @@ void GraphLowerer::EmitFork(StepBuilder& b, Here h, const rgir::Node& fork) {
       }
       Enqueue(b, c, j);
     };
-    if (inst == 1) {
-      start(b, ir.getInt32(0));
-    } else {
-      EmitBoundedLoop(b, inst, {}, start);
-    }
+    ForEachInstance(b, c, start);
   }
+}
+
+void GraphLowerer::ForEachInstance(StepBuilder& b, rgir::TaskId c,
+                                   const std::function<void(StepBuilder&, llvm::Value*)>& body) {
+  const uint32_t inst = Instances(c);
+  if (inst == 1) {
+    body(b, b.ir().getInt32(0));
+  } else if (IteratesInstances(c)) {
+    EmitIterLoop(b, inst, body);
+  } else {
+    EmitBoundedLoop(b, inst, {}, body);
+  }
+}
+
+bool GraphLowerer::IteratesInstances(rgir::TaskId c) const {
+  return Instances(c) > 1 && uint64_t{tasks_[c].slots} * run_budget_ > kUnrolledWalks;
 }
 
 uint32_t GraphLowerer::Instances(rgir::TaskId c) const {
