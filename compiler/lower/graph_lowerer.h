@@ -43,7 +43,7 @@ inline constexpr uint32_t kControlWords = 10;
 /// so a child task is started and cancelled by such a loop only while its slots times the run
 /// budget stay within this; beyond, by an iterator loop (ForEachInstance), which costs about 14
 /// BPF instructions more per loop (echo's 64 lanes: 1,097 -> 1,139) but the same verification
-/// at every width. With the run budget of 4, up to 64 slots are unrolled.
+/// at every width. With a run budget of 4, up to 64 slots are unrolled.
 inline constexpr uint64_t kUnrolledWalks = 256;
 
 /// kWordSeq of a slot whose awaited request was cancelled and has not completed yet.
@@ -140,8 +140,9 @@ class GraphLowerer {
   void EndGraph(StepBuilder& b, bool failed, llvm::Value* neg_errno);
   /// Writes one SQE and counts it in flight.
   void Push(StepBuilder& b, const SqeFields& f);
-  /// A loop bound per step: `asked` if set, else the graph's task slots within [least, 64].
-  uint32_t Budget(uint32_t asked, uint32_t least) const;
+  /// A loop bound per step: `asked` if set, else the graph's task slots within [least, 32],
+  /// and at most 256 / `resume_states` (the resume states of all tasks: the run dispatch).
+  uint32_t Budget(uint32_t asked, uint32_t least, uint32_t resume_states) const;
   llvm::Value* NextSeq(StepBuilder& b);
   llvm::Value* UserData(StepBuilder& b, rgir::TaskId task, llvm::Value* idx, llvm::Value* seq);
 
@@ -272,9 +273,8 @@ class GraphLowerer {
   std::map<rgir::VarId, llvm::GlobalVariable*> outputs_;
   llvm::GlobalVariable* ready_ = nullptr;       ///< u32 [ready_size_]
   uint32_t ready_size_ = 16;
-  uint32_t resume_states_ = 0;
   uint32_t run_budget_ = 4;   ///< ready slots run per step (Budget; set by PlanLayout)
-  uint32_t reap_budget_ = 8;  ///< CQEs reaped per step  ///< resume states of all tasks: the size of the run dispatch
+  uint32_t reap_budget_ = 8;  ///< CQEs reaped per step (Budget; set by PlanLayout)
   llvm::GlobalVariable* ready_head_ = nullptr;
   llvm::GlobalVariable* ready_tail_ = nullptr;
   llvm::GlobalVariable* inflight_ = nullptr;

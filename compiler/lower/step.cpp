@@ -20,7 +20,7 @@ bool GraphLowerer::Run() {
   return true;
 }
 
-uint32_t GraphLowerer::Budget(uint32_t asked, uint32_t least) const {
+uint32_t GraphLowerer::Budget(uint32_t asked, uint32_t least, uint32_t resume_states) const {
   if (asked != 0) return asked;
   // As many as there are task slots (each awaits one CQE at a time), so K parallel tasks are
   // reaped and resumed in one step, as a hand-written controller refills K at once. The verifier
@@ -31,7 +31,7 @@ uint32_t GraphLowerer::Budget(uint32_t asked, uint32_t least) const {
   constexpr uint32_t kMostPerStep = 32;
   constexpr uint32_t kStatesTimesBudget = 256;
   const uint32_t most =
-      std::clamp<uint32_t>(kStatesTimesBudget / std::max(resume_states_, 1u), least, kMostPerStep);
+      std::clamp<uint32_t>(kStatesTimesBudget / std::max(resume_states, 1u), least, kMostPerStep);
   uint64_t slots = 0;
   for (const TaskInfo& ti : tasks_) slots += ti.slots;
   return static_cast<uint32_t>(std::clamp<uint64_t>(slots, least, most));
