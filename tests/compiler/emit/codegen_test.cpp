@@ -8,7 +8,6 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <cstdlib>
@@ -22,6 +21,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "lower/lower.h"
+#include "lowered_graph.h"
 
 namespace uringc {
 namespace {
@@ -229,16 +229,11 @@ TEST(CodegenObject, EmitsTextIrAndAssembly) {
 // The lowering never needs much stack, so the test makes the frame too big itself: a 600-byte
 // array (the BPF limit is 512) used at the location of `nop()?`, added to the lowered module.
 TEST(CodegenObject, StackLimitBecomesDiagnosticAtUringLine) {
-  driver::Compilation c;
-  std::string io_error;
-  ASSERT_TRUE(c.LoadRoot(kNopChain, io_error)) << io_error;
-  driver::RunPipeline(c, driver::FrontendPhases(), "");
-  ASSERT_TRUE(c.rgir != nullptr);
-  const rgir::Graph& g = c.rgir->graphs.front();
-  BpfModule module(BpfModuleOptions{.name = g.name, .sources = &c.sources,
-                                    .main_file = g.range.file});
-  ASSERT_TRUE(LowerGraphToBpf(g, module, GraphLoweringOptions{}, c.diagnostics));
-  llvm::Function* program = module.module().getFunction(g.name);
+  std::unique_ptr<testing::LoweredGraph> lowered =
+      testing::LowerFirstGraph(kNopChain, /*optimized=*/false);
+  ASSERT_NE(lowered, nullptr);
+  driver::Compilation& c = lowered->c;
+  llvm::Function* program = lowered->module->module().getFunction(lowered->graph->name);
   ASSERT_NE(program, nullptr);
   llvm::Instruction* at_nop = nullptr;  // an instruction of line 5, `nop()?`
   for (llvm::Instruction& inst : llvm::instructions(*program)) {
@@ -260,7 +255,7 @@ TEST(CodegenObject, StackLimitBecomesDiagnosticAtUringLine) {
                        llvm::Align(1), /*isVolatile=*/true);
 
   std::optional<std::string> out =
-      Codegen(module, CodegenOptions{.opt = OptLevel::kO0}, c.diagnostics);
+      Codegen(*lowered->module, CodegenOptions{.opt = OptLevel::kO0}, c.diagnostics);
   EXPECT_FALSE(out.has_value());
   ASSERT_TRUE(c.diagnostics.HasErrors());
   // LLVM reports the limit once per stack access; uringc keeps one diagnostic, with the other

@@ -2,14 +2,14 @@
 // instruction selection is a `BackendError` at the graph and the process compiles on afterwards
 // (as `uringc run` does, in memory); an LLVM warning does not fail code generation; remarks and
 // notes are dropped.
+#include "emit/llvm_diagnostics.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "driver/compile_command.h"
-#include "driver/pipeline.h"
-#include "emit/llvm_diagnostics.h"
-#include "lower/lower.h"
+#include "lowered_graph.h"
 
 namespace uringc {
 namespace {
@@ -57,18 +57,13 @@ TEST(LlvmErrors, FatalErrorIsABackendErrorAtTheGraphAndCompilingGoesOn) {
 }
 
 TEST(LlvmErrors, WarningFromLlvmDoesNotFailCodegen) {
-  driver::Compilation c;
-  std::string io_error;
-  ASSERT_TRUE(c.LoadRoot(kNopChain, io_error)) << io_error;
-  driver::RunPipeline(c, driver::FrontendPhases(), "");
-  ASSERT_TRUE(c.rgir != nullptr);
-  const rgir::Graph& g = c.rgir->graphs.front();
-  BpfModule module(BpfModuleOptions{
-      .name = g.name, .sources = &c.sources, .main_file = g.range.file, .optimized = true});
-  ASSERT_TRUE(LowerGraphToBpf(g, module, GraphLoweringOptions{}, c.diagnostics));
+  std::unique_ptr<testing::LoweredGraph> lowered =
+      testing::LowerFirstGraph(kNopChain, /*optimized=*/true);
+  ASSERT_NE(lowered, nullptr);
+  driver::Compilation& c = lowered->c;
   // LLVM warns (DiagnosticInfoStackSize, a warning) when the frame passes this many bytes.
-  module.module().getFunction(g.name)->addFnAttr("warn-stack-size", "1");
-  std::optional<std::string> out = Codegen(module, CodegenOptions{}, c.diagnostics);
+  lowered->module->module().getFunction(lowered->graph->name)->addFnAttr("warn-stack-size", "1");
+  std::optional<std::string> out = Codegen(*lowered->module, CodegenOptions{}, c.diagnostics);
   ASSERT_TRUE(out.has_value());
   EXPECT_EQ(c.diagnostics.ErrorCount(), 0u);
   ASSERT_EQ(c.diagnostics.items().size(), 1u);
