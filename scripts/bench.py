@@ -115,7 +115,7 @@ def section(args, info, work, static, upstream, kernels, ct, gen):
         "### Compile time", "",
         f"Fresh processes on the host, median of {args.compile_runs}. Bar: every example in at "
         "most half of clang's time.", "", report.compile_table(ct), "",
-        "Generated programs (`scripts/gen-deep-programs.py`), median of "
+        "Generated programs (`scripts/gen_programs.py`), median of "
         f"{1 if args.smoke else 3} (one run when it takes over 10 s; a compile over "
         f"{args.compile_timeout:.0f} s is cut off):", "",
         report.generated_table(gen, args.compile_timeout), "",

@@ -10,12 +10,13 @@ import sys
 import tempfile
 import time
 
+import gen_programs  # scripts/gen_programs.py, next to bench.py
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-GENERATOR = os.path.join(ROOT, "scripts", "gen-deep-programs.py")
 CLANG_FLAGS = ["-O2", "-g", "-target", "bpf", "-mcpu=v4"]
-# Generated program kinds (about one line per unit): (name for the docs, gen-deep-programs.py kind).
-GENERATED = [("sequential awaits", "awaits"), ("fn chain", "fn_chain"),
-             ("arithmetic", "arithmetic"), ("wide any", "any_arms")]
+# Generated program shapes: (name for the docs, scripts/gen_programs.py shape).
+GENERATED = [("sequential awaits", "awaits"), ("fn chain", "fns"), ("arithmetic", "arith"),
+             ("wide any", "any")]
 
 
 def static_insns(objdump, obj):
@@ -89,11 +90,10 @@ def generated_times(uringc, sizes, runs, timeout):
         for name, kind in GENERATED:
             slow = False
             for size in sizes:
+                text = gen_programs.generate(kind, size)
                 with open(src, "w") as f:
-                    subprocess.run([sys.executable, GENERATOR, kind, str(size)], stdout=f,
-                                   check=True)
-                with open(src) as f:
-                    lines = sum(1 for _ in f)
+                    f.write(text)
+                lines = text.count("\n")
                 # A size after one that overran is not tried: it would overrun too.
                 ms, error = (None, "") if slow else median_ms(
                     [uringc, "compile", "-O2", src, "-o", obj], runs, timeout, may_fail=True)
