@@ -17,10 +17,8 @@
 
 #include "diag/formatter.h"
 #include "driver/compile_command.h"
-#include "driver/pipeline.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
-#include "lower/lower.h"
 #include "lowered_graph.h"
 
 namespace uringc {
