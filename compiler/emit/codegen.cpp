@@ -2,6 +2,7 @@
 #include "emit/codegen.h"
 
 #include "emit/llvm_diagnostics.h"
+#include "emit/long_block_pass_gate.h"
 #include "emit/opt_pipeline.h"
 #include "emit/shared_global_addresses.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -71,6 +72,8 @@ std::optional<std::string> EmitModule(BpfModule& module, const CodegenOptions& o
       return;
     }
     ShareGlobalAddresses(module.module());  // linear codegen for large functions
+    LongBlockPassGate gate(module.module());  // and for very long blocks
+    ScopedPassGate scoped(module.context(), gate);
     pm.run(module.module());
   });
   if (ok && !emitted) {

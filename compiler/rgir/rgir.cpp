@@ -28,9 +28,13 @@ std::set<VarId> VarsRead(const Node& n) {
 void ComputeEdges(Graph& g) {
   std::vector<Edge> edges;
   std::map<VarId, std::vector<NodeId>> request_defs;
+  // The nodes waiting on each fork (its kJoin/kRace), so that each task's exit finds them without
+  // a walk over every node (which made a wide `any` quadratic).
+  std::map<NodeId, std::vector<NodeId>> waiting_on_fork;
   for (NodeId i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
     if (n.kind == Node::Kind::kRequest && n.var != kNone) request_defs[n.var].push_back(i);
+    if (n.fork != kNone) waiting_on_fork[n.fork].push_back(i);
   }
   for (NodeId i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
@@ -42,9 +46,9 @@ void ComputeEdges(Graph& g) {
     }
     if (n.kind == Node::Kind::kExit && g.tasks[n.task].fork != kNone) {
       // Done edge to the kJoin/kRace that waits on this task's fork.
-      const NodeId fork = g.tasks[n.task].fork;
-      for (NodeId j = 0; j < g.nodes.size(); ++j) {
-        if (g.nodes[j].fork == fork) edges.push_back({Edge::Kind::kDone, i, j});
+      auto waiting = waiting_on_fork.find(g.tasks[n.task].fork);
+      if (waiting != waiting_on_fork.end()) {
+        for (NodeId j : waiting->second) edges.push_back({Edge::Kind::kDone, i, j});
       }
     }
     // A node reading a variable that a request writes depends on that request's result.
