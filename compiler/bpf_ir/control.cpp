@@ -54,6 +54,12 @@ llvm::Value* EmitBoundedLoop(StepBuilder& sb, uint32_t bound,
 
 void EmitIterLoop(StepBuilder& sb, uint32_t count,
                   const std::function<void(StepBuilder&, llvm::Value*)>& body) {
+  EmitIterLoop(sb, count, {}, body);
+}
+
+llvm::Value* EmitIterLoop(StepBuilder& sb, uint32_t count,
+                          const std::function<llvm::Value*(StepBuilder&, llvm::Value*)>& cond,
+                          const std::function<void(StepBuilder&, llvm::Value*)>& body) {
   llvm::IRBuilder<>& ir = sb.ir();
   BpfModule& m = sb.module();
   llvm::Function* f = ir.GetInsertBlock()->getParent();
@@ -77,13 +83,31 @@ void EmitIterLoop(StepBuilder& sb, uint32_t count,
   ir.CreateCondBr(ir.CreateIsNull(at), exit, body_block);
   sb.SetBlock(body_block);
   llvm::Value* k = ir.CreateAlignedLoad(ir.getInt32Ty(), at, llvm::Align(4), "k");
+  llvm::BasicBlock* stopped = nullptr;  // where cond(k) failed
+  if (cond) {
+    llvm::BasicBlock* go_on = sb.NewBlock("iter.cond");
+    ir.CreateCondBr(cond(sb, k), go_on, exit);
+    stopped = ir.GetInsertBlock();
+    sb.SetBlock(go_on);
+  }
   sb.OpenIterator(it);
   body(sb, k);
   sb.CloseIterator();
   ir.CreateBr(header);
   sb.SetBlock(exit);
+  llvm::PHINode* ran = ir.CreatePHI(ir.getInt32Ty(), 2, "iter.ran");
+  ran->addIncoming(ir.getInt32(count), header);
+  if (stopped != nullptr) ran->addIncoming(k, stopped);
   ir.CreateCall(m.IterNumKfunc(BpfModule::IterNum::kDestroy), {it});
   ir.CreateLifetimeEnd(it);
+  return ran;
+}
+
+llvm::Value* EmitStepLoop(StepBuilder& sb, uint32_t bound,
+                          const std::function<llvm::Value*(StepBuilder&, llvm::Value*)>& cond,
+                          const std::function<void(StepBuilder&, llvm::Value*)>& body) {
+  if (bound <= kMostCountedIterations) return EmitBoundedLoop(sb, bound, cond, body);
+  return EmitIterLoop(sb, bound, cond, body);
 }
 
 void EmitOnce(StepBuilder& sb, const std::string& name, const EmitFn& body) {

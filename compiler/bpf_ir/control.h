@@ -31,6 +31,26 @@ llvm::Value* EmitBoundedLoop(StepBuilder& sb, uint32_t bound,
 void EmitIterLoop(StepBuilder& sb, uint32_t count,
                   const std::function<void(StepBuilder&, llvm::Value*)>& body);
 
+/// The same iterator loop that also ends at the first `k` where `cond(k)` is false: for (k in
+/// [0, count) while cond(k)) body(k). Returns the iterations run (an i32: `count`, or the `k`
+/// where `cond` failed), like EmitBoundedLoop.
+llvm::Value* EmitIterLoop(StepBuilder& sb, uint32_t count,
+                          const std::function<llvm::Value*(StepBuilder&, llvm::Value*)>& cond,
+                          const std::function<void(StepBuilder&, llvm::Value*)>& body);
+
+/// Loops of at most this many iterations are counted (EmitBoundedLoop) by EmitStepLoop: the
+/// verifier walks the body once per iteration, and a few walks cost less than the iterator
+/// (about 12 instructions more, and a kfunc call per iteration).
+inline constexpr uint32_t kMostCountedIterations = 8;
+
+/// The loops of one step over CQEs and ready slots: EmitBoundedLoop up to kMostCountedIterations,
+/// else EmitIterLoop, whose verification does not grow with `bound` (a run loop of 64 through a
+/// whole run dispatch was refused counted: "The sequence of 8193 jumps is too complex"). The body
+/// gets its iteration as an i32 the verifier may know nothing about. Returns the iterations run.
+llvm::Value* EmitStepLoop(StepBuilder& sb, uint32_t bound,
+                          const std::function<llvm::Value*(StepBuilder&, llvm::Value*)>& cond,
+                          const std::function<void(StepBuilder&, llvm::Value*)>& body);
+
 /// Runs `body` on the first step only: a `.bss __u8 <name>` flag remembers that it ran.
 void EmitOnce(StepBuilder& sb, const std::string& name, const EmitFn& body);
 

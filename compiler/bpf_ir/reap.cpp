@@ -26,7 +26,7 @@ ReapResult EmitReapLoop(StepBuilder& sb, const RingRegions& regions, const RingC
   llvm::Value* head = sb.Load(ScalarType::kU32, cq_head_ptr, 0, 4);
   llvm::Value* tail = sb.Load(ScalarType::kU32, cq_tail_ptr, 0, 4, /*is_volatile=*/true);
 
-  llvm::Value* reaped = EmitBoundedLoop(
+  llvm::Value* reaped = EmitStepLoop(
       sb, max_cqes,
       [&](StepBuilder& b, llvm::Value* i) {
         return b.ir().CreateICmpNE(b.ir().CreateAdd(head, i), tail);

@@ -25,9 +25,9 @@ struct ReapResult {
 };
 
 /// Reaps at most `max_cqes` CQEs, calling `handler` for each in ring order. The handler emits at
-/// the builder's insertion point and may Stop() the step. The verifier walks the loop once per
-/// possible iteration, so `max_cqes` is best the most completions that can be pending at once
-/// (what the lowering knows from the graph), not a generous constant.
+/// the builder's insertion point and may Stop() the step. Up to kMostCountedIterations the loop is
+/// counted (the verifier walks it once per possible iteration), beyond an iterator loop
+/// (EmitStepLoop), so `max_cqes` may be as large as the completions that can be pending at once.
 ReapResult EmitReapLoop(StepBuilder& sb, const RingRegions& regions, const RingConstants& rc,
                         uint32_t max_cqes, const CqeHandler& handler);
 

@@ -22,6 +22,7 @@ void GraphLowerer::DisarmScopes(StepBuilder& b, rgir::TaskId task, llvm::Value* 
   for (rgir::ScopeId s : tasks_[task].scopes) {
     FlushIfFull(b);
     EmitDeadlineEnd(b, Here{task, idx}, s, idx);
+    push_has_room_ = false;  // its first push, if any, had the room
   }
 }
 
@@ -31,6 +32,7 @@ void GraphLowerer::FlushIfFull(StepBuilder& b) {
   // submitted (the kernel takes its SQEs at once) rather than stopping the graph with kSqFull.
   llvm::Value* full = b.ir().CreateICmpUGE(queue_->Pending(b), b.ReadConst(rc_.sq_entries));
   EmitIf(b, full, [&](StepBuilder& b) { queue_->Flush(b); });
+  push_has_room_ = true;
 }
 
 void GraphLowerer::CancelAwaited(StepBuilder& b, rgir::TaskId task, llvm::Value* idx) {

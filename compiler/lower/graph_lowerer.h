@@ -39,11 +39,12 @@ inline constexpr uint32_t kWordDrain = 9;    ///< cancelled requests in flight i
 inline constexpr uint32_t kControlWords = 10;
 
 /// Starting and cancelling a child task's instances: the verifier walks a loop with a constant
-/// bound once per instance, and the loop once per slot the run loop runs in a step (run_budget),
-/// so a child task is started and cancelled by such a loop only while its slots times the run
-/// budget stay within this; beyond, by an iterator loop (ForEachInstance), which costs about 14
-/// BPF instructions more per loop (echo's 64 lanes: 1,097 -> 1,139) but the same verification
-/// at every width. With a run budget of 4, up to 64 slots are unrolled.
+/// bound once per instance, and the loop once per walk of the run loop (one per slot it runs in
+/// a step while counted, at most kMostCountedIterations: EmitStepLoop), so a child task is
+/// started and cancelled by such a loop only while its slots times those walks stay within
+/// this; beyond, by an iterator loop (ForEachInstance), which costs about 14 BPF instructions
+/// more per loop (echo's 64 lanes: 1,097 -> 1,139) but the same verification at every width.
+/// With a run budget of 4, up to 64 slots are unrolled; with 8 or more, up to 32.
 inline constexpr uint64_t kUnrolledWalks = 256;
 
 /// kWordSeq of a slot whose awaited request was cancelled and has not completed yet.
@@ -140,9 +141,8 @@ class GraphLowerer {
   void EndGraph(StepBuilder& b, bool failed, llvm::Value* neg_errno);
   /// Writes one SQE and counts it in flight.
   void Push(StepBuilder& b, const SqeFields& f);
-  /// A loop bound per step: `asked` if set, else the graph's task slots within [least, 32],
-  /// and at most 256 / `resume_states` (the resume states of all tasks: the run dispatch).
-  uint32_t Budget(uint32_t asked, uint32_t least, uint32_t resume_states) const;
+  /// A loop bound per step: `asked` if set, else the graph's task slots within [least, 4096].
+  uint32_t Budget(uint32_t asked, uint32_t least) const;
   llvm::Value* NextSeq(StepBuilder& b);
   llvm::Value* UserData(StepBuilder& b, rgir::TaskId task, llvm::Value* idx, llvm::Value* seq);
 
@@ -275,6 +275,13 @@ class GraphLowerer {
   uint32_t ready_size_ = 16;
   uint32_t run_budget_ = 4;   ///< ready slots run per step (Budget; set by PlanLayout)
   uint32_t reap_budget_ = 8;  ///< CQEs reaped per step (Budget; set by PlanLayout)
+  /// SQEs pushed by each block (Push, where it starts), each counted `push_weight_` times: the
+  /// instances of the counted loops around it (pushes in iterator loops flush a full SQ first,
+  /// FlushIfFull). The run loop takes a slot only while the SQ has room for the most SQEs one
+  /// path through the run dispatch pushes (step.cpp, MostSqesOnAPath).
+  std::map<llvm::BasicBlock*, uint64_t> block_sqes_;
+  uint64_t push_weight_ = 1;
+  bool push_has_room_ = false;  ///< FlushIfFull just made room for the next Push
   llvm::GlobalVariable* ready_head_ = nullptr;
   llvm::GlobalVariable* ready_tail_ = nullptr;
   llvm::GlobalVariable* inflight_ = nullptr;

@@ -108,9 +108,8 @@ bool GraphLowerer::PlanLayout() {
     }
   }
 
-  const uint32_t resume_states = next_state - kFirstResumeState;
-  run_budget_ = Budget(opt_.run_budget, 4, resume_states);
-  reap_budget_ = Budget(opt_.reap_budget, 8, resume_states);
+  run_budget_ = Budget(opt_.run_budget, 4);
+  reap_budget_ = Budget(opt_.reap_budget, 8);
   for (rgir::TaskId t = 0; t < nt; ++t) wide_ |= IteratesInstances(t);
 
   // Slot words for the variables whose values cross an await (liveness.cpp).

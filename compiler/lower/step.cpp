@@ -5,12 +5,52 @@
 #include <linux/io_uring.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
+#include <vector>
 
 #include "bpf_ir/control.h"
 #include "bpf_ir/wait.h"
 #include "lower/graph_lowerer.h"
 
 namespace uringc::lower {
+
+namespace {
+
+// The most SQEs one path from `entry` through the blocks of `inside` pushes (`sqes` per block),
+// back edges left out (a counted loop's pushes carry its instances already, Push).
+uint64_t MostSqesOnAPath(llvm::BasicBlock* entry, const std::set<llvm::BasicBlock*>& inside,
+                         const std::map<llvm::BasicBlock*, uint64_t>& sqes) {
+  std::map<llvm::BasicBlock*, uint64_t> most;  // done: the most from the block on
+  std::set<llvm::BasicBlock*> open;            // on the depth-first path
+  std::vector<std::pair<llvm::BasicBlock*, bool>> work = {{entry, false}};
+  while (!work.empty()) {
+    auto [bb, children_done] = work.back();
+    work.pop_back();
+    if (children_done) {
+      uint64_t best = 0;
+      for (llvm::BasicBlock* s : llvm::successors(bb)) {
+        auto it = most.find(s);
+        if (it != most.end() && open.count(s) == 0) best = std::max(best, it->second);
+      }
+      auto own = sqes.find(bb);
+      most[bb] = best + (own == sqes.end() ? 0 : own->second);
+      open.erase(bb);
+      continue;
+    }
+    if (most.count(bb) != 0 || open.count(bb) != 0) continue;
+    open.insert(bb);
+    work.push_back({bb, true});
+    for (llvm::BasicBlock* s : llvm::successors(bb)) {
+      if (inside.count(s) != 0 && most.count(s) == 0 && open.count(s) == 0) {
+        work.push_back({s, false});
+      }
+    }
+  }
+  return most[entry];
+}
+
+}  // namespace
 
 bool GraphLowerer::Run() {
   if (!PlanLayout()) return false;
@@ -20,21 +60,16 @@ bool GraphLowerer::Run() {
   return true;
 }
 
-uint32_t GraphLowerer::Budget(uint32_t asked, uint32_t least, uint32_t resume_states) const {
+uint32_t GraphLowerer::Budget(uint32_t asked, uint32_t least) const {
   if (asked != 0) return asked;
   // As many as there are task slots (each awaits one CQE at a time), so K parallel tasks are
-  // reaped and resumed in one step, as a hand-written controller refills K at once. The verifier
-  // walks every iteration of these loops through the whole run dispatch, so the bound shrinks as
-  // the graph has more resume states: examples/echo.uring (65 slots, 8 states) verifies with 32
-  // and is refused with 64 ("8193 jumps is too complex"); tests/bench/nops_64.uring verifies with
-  // 32 and is refused with a run budget of 64.
-  constexpr uint32_t kMostPerStep = 32;
-  constexpr uint32_t kStatesTimesBudget = 256;
-  const uint32_t most =
-      std::clamp<uint32_t>(kStatesTimesBudget / std::max(resume_states, 1u), least, kMostPerStep);
+  // reaped and resumed in one step, as a hand-written controller refills K at once. Beyond
+  // kMostCountedIterations the loops are iterator loops (EmitStepLoop), which the verifier
+  // walks a few times whatever their bound; kMostPerStep only bounds how long one step runs.
+  constexpr uint32_t kMostPerStep = 4096;
   uint64_t slots = 0;
   for (const TaskInfo& ti : tasks_) slots += ti.slots;
-  return static_cast<uint32_t>(std::clamp<uint64_t>(slots, least, most));
+  return static_cast<uint32_t>(std::clamp<uint64_t>(slots, least, kMostPerStep));
 }
 
 llvm::Value* GraphLowerer::NextSeq(StepBuilder& b) {
@@ -54,6 +89,9 @@ llvm::Value* GraphLowerer::UserData(StepBuilder& b, rgir::TaskId task, llvm::Val
 }
 
 void GraphLowerer::Push(StepBuilder& b, const SqeFields& f) {
+  // A push right after FlushIfFull needs no room kept for it.
+  if (!push_has_room_) block_sqes_[b.ir().GetInsertBlock()] += push_weight_;
+  push_has_room_ = false;
   queue_->Push(b, f);
   if (!drain_) return;
   llvm::Value* n = b.Load(ScalarType::kU32, inflight_, 0, 4, true);
@@ -173,10 +211,37 @@ void GraphLowerer::EmitStep() {
   ReapResult reaped = EmitReapLoop(sb, regions, rc_, reap_budget_,
                                    [&](StepBuilder& b, const Cqe& c) { EmitReapHandler(b, c); });
 
-  EmitBoundedLoop(
+  // Another slot runs only while the SQ has room for what one run can push (known once the run
+  // dispatch is emitted, so a placeholder stands for it until then), or nothing is pending: a
+  // large run budget never overfills the SQ (kSqFull); the rest run in the next step.
+  llvm::Instruction* room_needed = nullptr;
+  llvm::BasicBlock* run_entry = nullptr;
+  std::set<llvm::BasicBlock*> run_blocks;
+  EmitStepLoop(
       sb, run_budget_,
-      [&](StepBuilder& b, llvm::Value*) { return b.ir().CreateAnd(Running(b), AnyReady(b)); },
-      [&](StepBuilder& b, llvm::Value*) { EmitRunOne(b); });
+      [&](StepBuilder& b, llvm::Value*) {
+        llvm::IRBuilder<>& ir = b.ir();
+        room_needed =
+            ir.Insert(llvm::BinaryOperator::CreateAdd(ir.getInt32(0), ir.getInt32(0)), "run.sqes");
+        llvm::Value* pending = queue_->Pending(b);
+        llvm::Value* room = ir.CreateOr(
+            ir.CreateICmpEQ(pending, ir.getInt32(0)),
+            ir.CreateICmpULE(ir.CreateAdd(pending, room_needed), b.ReadConst(rc_.sq_entries)));
+        return ir.CreateAnd(ir.CreateAnd(Running(b), AnyReady(b)), room);
+      },
+      [&](StepBuilder& b, llvm::Value*) {
+        llvm::Function* f = b.ir().GetInsertBlock()->getParent();
+        run_entry = b.ir().GetInsertBlock();
+        llvm::BasicBlock* last = &f->back();  // blocks are appended: those after it are new
+        EmitRunOne(b);
+        run_blocks.insert(run_entry);
+        for (auto it = std::next(last->getIterator()); it != f->end(); ++it)
+          run_blocks.insert(&*it);
+      });
+  const uint64_t most_sqes = MostSqesOnAPath(run_entry, run_blocks, block_sqes_);
+  room_needed->replaceAllUsesWith(
+      ir.getInt32(static_cast<uint32_t>(std::min<uint64_t>(most_sqes, UINT32_MAX))));
+  room_needed->eraseFromParent();
   sb.SetLocation(g_.range);
   EmitEnding(sb, reaped);
 }
@@ -197,14 +262,19 @@ void GraphLowerer::EmitEnding(StepBuilder& sb, const ReapResult& reaped) {
 
 void GraphLowerer::EmitCancelAllOnce(StepBuilder& sb) {
   llvm::IRBuilder<>& ir = sb.ir();
-  // The graph ended: cancel everything still in flight (once), then wait for the last CQE.
+  // The graph ended: cancel everything still in flight (once), then wait for the last CQE. With
+  // the SQ full (the run loop filled it), the cancel waits for the next step: the SQEs in it
+  // complete, so there is one.
   llvm::Value* ending = sb.Load(ScalarType::kU32, ending_, 0, 4, true);
   llvm::Value* is_ending = ir.CreateICmpNE(ending, ir.getInt32(0));
   EmitIf(sb, is_ending, [&](StepBuilder& b) {
     llvm::Value* inflight = b.Load(ScalarType::kU32, inflight_, 0, 4, true);
     llvm::Value* sent = b.Load(ScalarType::kU32, cancel_sent_, 0, 4, true);
-    EmitIf(b, ir.CreateAnd(ir.CreateICmpNE(inflight, ir.getInt32(0)),
-                           ir.CreateICmpEQ(sent, ir.getInt32(0))),
+    llvm::Value* room = ir.CreateICmpULT(queue_->Pending(b), b.ReadConst(rc_.sq_entries));
+    EmitIf(b,
+           ir.CreateAnd(ir.CreateAnd(ir.CreateICmpNE(inflight, ir.getInt32(0)),
+                                     ir.CreateICmpEQ(sent, ir.getInt32(0))),
+                        room),
            [&](StepBuilder& b) {
              b.Store(ScalarType::kU32, cancel_sent_, 0, ir.getInt32(1), 4, true);
              SqeFields f = sqe::AsyncCancel(ir.getInt64(0), ir.getInt32(IORING_ASYNC_CANCEL_ALL |

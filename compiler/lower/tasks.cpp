@@ -288,12 +288,16 @@ void GraphLowerer::ForEachInstance(StepBuilder& b, rgir::TaskId c,
   } else if (IteratesInstances(c)) {
     EmitIterLoop(b, inst, body);
   } else {
+    push_weight_ *= inst;  // each push in `body` runs once per instance
     EmitBoundedLoop(b, inst, {}, body);
+    push_weight_ /= inst;
   }
 }
 
 bool GraphLowerer::IteratesInstances(rgir::TaskId c) const {
-  return Instances(c) > 1 && uint64_t{tasks_[c].slots} * run_budget_ > kUnrolledWalks;
+  // The run loop's walks: one per iteration while counted, a few when it iterates (EmitStepLoop).
+  const uint64_t run_walks = std::min(run_budget_, kMostCountedIterations);
+  return Instances(c) > 1 && uint64_t{tasks_[c].slots} * run_walks > kUnrolledWalks;
 }
 
 uint32_t GraphLowerer::Instances(rgir::TaskId c) const {

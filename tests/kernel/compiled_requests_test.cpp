@@ -3,7 +3,8 @@
 // results against docs/language.md's request table and their effects (bytes really read and
 // written, sockets connected, accepted and closed, a file created, fds closed, a sleep and a
 // `within` that fire on time, a poll cancelled). Also eight tasks keeping eight NOPs in flight
-// (tests/compiled/nop_parallel.uring). Built into both compiled-program test binaries; the
+// (tests/compiled/nop_parallel.uring), and 64 lanes of NOPs taking one loop_step per 64 NOPs
+// (tests/bench/nops_64.uring). Built into both compiled-program test binaries; the
 // objects were compiled by `uringc compile` at build time.
 #include <dirent.h>
 #include <poll.h>
@@ -21,6 +22,7 @@
 
 URINGC_EMBEDDED(t_requests_bpf);
 URINGC_EMBEDDED(t_nop_parallel_bpf);
+URINGC_EMBEDDED(t_nops_64_bpf);
 
 namespace uringc_test {
 namespace {
@@ -345,6 +347,26 @@ TEST_P(NopParallel, EightTasksKeepEightInFlightUntilNComplete) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Counts, NopParallel, ::testing::Values(0, 5, 10000));
+
+// ----- 64 NOPs in flight, one step per 64 (tests/bench/nops_64.uring) ---------------------------
+
+// As the lean C controller with K = 64 (tests/bench/nops.bpf.c): every step reaps the 64 CQEs,
+// runs the 64 lanes and submits their 64 NOPs at once (the run and reap loops take 65 slots).
+TEST_F(Compiled, SixtyFourLanesTakeOneLoopStepPer64Nops) {
+  const uint64_t n = 1000;  // NOPs per lane
+  Open(t_nops_64_bpf_obj, "nops_64", [&](Controller&) { SetU("n", n); });
+  if (!ready_) return;
+  RunOutcome out = Run();
+  EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
+  EXPECT_EQ(Get("done"), static_cast<int64_t>(64 * n));
+  // One step submits the first 64, one per round of 64 completions after it, and one may see
+  // the graph's end.
+  const int64_t steps = Get("uringc_steps");
+  EXPECT_LE(steps, static_cast<int64_t>(n + 2));
+  ExpectNothingLeft("nops_64");
+  std::printf("nops_64 n=%llu: %lld NOPs in %lld loop_steps\n", static_cast<unsigned long long>(n),
+              static_cast<long long>(Get("done")), static_cast<long long>(steps));
+}
 
 }  // namespace
 }  // namespace uringc_test
