@@ -18,6 +18,7 @@ RingConstants DeclareRingConstants(BpfModule& module, SourceRange decl, std::str
   rc.cqes_off = add("cqes_off");
   rc.rings_size = add("rings_size");
   rc.sqes_size = add("sqes_size");
+  rc.sq_rewind = add("sq_rewind");
   return rc;
 }
 

@@ -23,6 +23,9 @@ struct RingConstants {
   llvm::GlobalVariable* cqes_off = nullptr;
   llvm::GlobalVariable* rings_size = nullptr;   ///< bytes of the rings region to map
   llvm::GlobalVariable* sqes_size = nullptr;    ///< bytes of the SQE array to map
+  /// 1 on an SQ_REWIND ring (SQEs at sqes[0..n), the SQ tail stays 0), 0 with an SQ tail: the
+  /// verifier knows the frozen value and removes the other ring's code (host_abi.h).
+  llvm::GlobalVariable* sq_rewind = nullptr;
 };
 
 /// Declares the ring constants in `.rodata` (once per module; programs of one object share them).

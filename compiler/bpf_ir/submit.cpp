@@ -21,7 +21,12 @@ SubmitQueue::SubmitQueue(StepBuilder& sb, const RingRegions& regions, const Ring
   llvm::IRBuilder<>& ir = sb.ir();
   sq_tail_ptr_ = sb.At(regions.rings, ir.CreateZExt(sb.ReadConst(rc.sq_tail_off),
                                                      ir.getInt64Ty()));
-  sq_tail_ = mid_step_flush ? nullptr : sb.Load(ScalarType::kU32, sq_tail_ptr_, 0, 4);
+  rewind_ = ir.CreateICmpNE(sb.ReadConst(rc.sq_rewind), ir.getInt32(0), "sq_rewind");
+  sq_tail_ = nullptr;
+  if (!mid_step_flush) {
+    sq_tail_ = ir.CreateSelect(rewind_, ir.getInt32(0),
+                               sb.Load(ScalarType::kU32, sq_tail_ptr_, 0, 4), "sq_tail");
+  }
   pending_ = sb.module().AddBss(sb.InternalName("pending"), ScalarType::kU32,
                                sb.program().decl);
   sb.Store(ScalarType::kU32, pending_, 0, ir.getInt32(0), 4, /*is_volatile=*/true);
@@ -33,7 +38,9 @@ llvm::Value* SubmitQueue::Pending(StepBuilder& sb) {
 
 llvm::Value* SubmitQueue::Tail(StepBuilder& sb) {
   if (sq_tail_ != nullptr) return sq_tail_;
-  return sb.Load(ScalarType::kU32, sq_tail_ptr_, 0, 4, /*is_volatile=*/true);
+  return sb.ir().CreateSelect(rewind_, sb.ir().getInt32(0),
+                              sb.Load(ScalarType::kU32, sq_tail_ptr_, 0, 4, /*is_volatile=*/true),
+                              "sq_tail");
 }
 
 void SubmitQueue::Push(StepBuilder& sb, const SqeFields& f) {
@@ -77,11 +84,16 @@ void SubmitQueue::Push(StepBuilder& sb, const SqeFields& f) {
 // short count is no error: the rest is submitted again, up to kSubmitCalls calls (one more per
 // failed preparation in the batch). `pending_` counts what is left, so the loop carries no
 // register the verifier would have to tell apart per iteration. A negative result is an errno.
+// SQ_REWIND rings cannot resubmit the rest (the kernel starts at sqes[0] again): there a short
+// count fails the step, which is why RingMode::kAuto takes SQ_REWIND only with SUBMIT_ALL.
 void SubmitQueue::Flush(StepBuilder& sb) {
   llvm::IRBuilder<>& ir = sb.ir();
   llvm::Value* n = Pending(sb);
   EmitIf(sb, ir.CreateICmpNE(n, ir.getInt32(0)), [&](StepBuilder& b) {
-    b.Store(ScalarType::kU32, sq_tail_ptr_, 0, ir.CreateAdd(Tail(b), n), 4, /*is_volatile=*/true);
+    EmitIf(b, ir.CreateNot(rewind_), [&](StepBuilder& b) {
+      b.Store(ScalarType::kU32, sq_tail_ptr_, 0, b.ir().CreateAdd(Tail(b), n), 4,
+              /*is_volatile=*/true);
+    });
     EmitBoundedLoop(
         b, kSubmitCalls,
         [&](StepBuilder& b, llvm::Value*) {
@@ -96,6 +108,8 @@ void SubmitQueue::Flush(StepBuilder& sb) {
           // 0 (nothing taken) or more than asked: not the kernel's contract; EAGAIN.
           b.StopIf(ir.CreateOr(ir.CreateICmpEQ(ret, ir.getInt32(0)), ir.CreateICmpUGT(ret, left)),
                    StopReason::kSubmitFailed);
+          // SQ_REWIND: a resubmission would start at sqes[0] again, so a short count is final.
+          b.StopIf(ir.CreateAnd(rewind_, ir.CreateICmpNE(ret, left)), StopReason::kSubmitFailed);
           b.Store(ScalarType::kU32, pending_, 0, ir.CreateSub(left, ret), 4, /*is_volatile=*/true);
         });
     // More failed preparations in one batch than calls allowed: EAGAIN (Ring::Create's rings

@@ -4,6 +4,10 @@
 // inside that call, so each step starts with an empty SQ and may queue up to sq_entries SQEs.
 // A queue made with `mid_step_flush` may also be flushed in the middle of a step (the SQ tail is
 // then read from the rings region at every use instead of once per step).
+// On an SQ_REWIND ring (load-time constant `sq_rewind`) the tail counts as 0, so SQEs go at
+// sqes[pending], and Flush leaves the SQ tail alone (the kernel takes sqes[0..n) and the UAPI
+// wants the tail kept 0). The verifier sees the frozen constant and drops the other ring's path,
+// so one object runs on both rings at the cost of one constant load per step.
 #pragma once
 
 #include "bpf_ir/ring.h"
@@ -26,7 +30,8 @@ class SubmitQueue {
   /// Publishes the SQ tail and submits the pending SQEs (nothing when there are none), again
   /// after a failed preparation stopped the kernel early (see submit.cpp). A negative result
   /// stops the step with kSubmitFailed and that errno in the detail word; so does (with no
-  /// detail) a batch still not submitted after kSubmitCalls calls.
+  /// detail) a batch still not submitted after kSubmitCalls calls, and on an SQ_REWIND ring any
+  /// short count (the kernel would take sqes[0] again, not the rest).
   void Flush(StepBuilder& sb);
   /// bpf_io_uring_submit_sqes calls one Flush may make.
   static constexpr uint32_t kSubmitCalls = 16;
@@ -39,7 +44,9 @@ class SubmitQueue {
 
   llvm::Value* sqes_;
   llvm::Value* sq_tail_ptr_;
-  llvm::Value* sq_tail_;  ///< read once per step; nullptr with mid_step_flush
+  llvm::Value* rewind_;  ///< i1: an SQ_REWIND ring; read once per step
+  llvm::Value*
+      sq_tail_;  ///< read once per step (0 on SQ_REWIND rings); nullptr with mid_step_flush
   llvm::GlobalVariable* sq_entries_;
   llvm::GlobalVariable* pending_;
 };

@@ -15,4 +15,10 @@ inline constexpr const char* kBufferBytesGlobalPrefix = "uringc_buffer_bytes_";
 /// for `--arg NAME=PATH:MODE` only into a global of this type; a plain integer refuses a path.
 inline constexpr const char* kFdTypeName = "uringc_fd";
 
+/// `.rodata __u32 uringc_sq_rewind`, filled in at load like the other ring constants: 1 on an
+/// IORING_SETUP_SQ_REWIND ring (the controller writes sqes[0..n) and must leave the SQ tail
+/// alone), 0 on a ring with an SQ tail. A controller that declares it handles both; one that
+/// declares `uringc_sq_tail_off` without it is refused on SQ_REWIND rings.
+inline constexpr const char* kSqRewindGlobal = "uringc_sq_rewind";
+
 }  // namespace uringc

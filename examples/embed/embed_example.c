@@ -14,7 +14,9 @@ extern const unsigned char nop_named_bpf_object_end[];
 
 int main(void)
 {
-	URINGC_OPTS(uringc_ring_opts, ring_opts, .sq_entries = 64, .mem_region_size = 4096);
+	/* nop_named advances the SQ tail itself, so it needs a tail ring (compiled graphs take the default). */
+	URINGC_OPTS(uringc_ring_opts, ring_opts, .sq_entries = 64, .mem_region_size = 4096,
+		    .ring_mode = URINGC_RING_TAIL);
 	URINGC_OPTS(uringc_ctl_open_opts, open_opts, .object_name = "nop_named");
 	URINGC_OPTS(uringc_run_opts, run_opts, .return_on_interrupt = false);
 	struct uringc_run_result result = { .sz = sizeof(result) };

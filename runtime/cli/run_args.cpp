@@ -80,6 +80,12 @@ void AddRunOptions(CLI::App& app, RunArgs& out) {
                [&out](const std::string& v) {
                  out.mem_region = Number("--mem-region", v);
                });
+  app.add_option_function<std::string>(
+         "--ring", [&out](const std::string& v) { ParseRingMode(v, &out.ring_mode); },
+         "the SQ: rewind (NO_SQARRAY|SQ_REWIND, Linux 7.0+: SQEs at sqes[0..n), no SQ tail),\n"
+         "tail (an SQ tail), or auto (default: rewind where the kernel has it and the\n"
+         "controller handles it, which compiled controllers do)")
+      ->check(CLI::IsMember({"auto", "rewind", "tail"}));
   app.add_option("--verifier-log", out.verifier_log,
                  "write the verifier log there when loading fails")
       ->type_name("FILE");

@@ -5,13 +5,13 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "diag/formatter.h"
 #include "uringc/result.h"
+#include "uringc/ring.h"
 
 namespace uringc {
 
@@ -35,6 +35,7 @@ struct RunArgs {
   uint32_t sq_entries = 64;
   uint32_t cq_entries = 0;
   uint64_t mem_region = 0;
+  RingMode ring_mode = RingMode::kAuto;  // --ring
   std::string verifier_log;
   uint64_t log_size = 1 << 20;
   uint64_t max_enters = 0;

@@ -262,6 +262,7 @@ int RunInVm(const RunArgs& args) {
   argv.insert(argv.end(), {"--sq-entries", std::to_string(args.sq_entries)});
   if (args.cq_entries) argv.insert(argv.end(), {"--cq-entries", std::to_string(args.cq_entries)});
   if (args.mem_region) argv.insert(argv.end(), {"--mem-region", std::to_string(args.mem_region)});
+  argv.insert(argv.end(), {"--ring", RingModeName(args.ring_mode)});
   if (args.max_enters) argv.insert(argv.end(), {"--max-enters", std::to_string(args.max_enters)});
   argv.insert(argv.end(), {"--log-size", std::to_string(args.log_size)});
   if (args.diagnostics_format == DiagnosticsFormat::kJson) {
@@ -360,6 +361,9 @@ int RunCommand(const RunArgs& args, const std::string& program, const SourceText
   ro.sq_entries = args.sq_entries;
   ro.cq_entries = args.cq_entries;
   ro.mem_region_size = args.mem_region;
+  // auto: a controller that advances the SQ tail itself gets a ring with one.
+  ro.mode = args.ring_mode == RingMode::kAuto && !(*ctl)->HandlesRewindRings() ? RingMode::kTail
+                                                                               : args.ring_mode;
   // Compiled .uring controllers declare the parameter region they need (timespecs live there).
   if ((*ctl)->globals().Has("uringc_mem_min")) {
     auto need = (*ctl)->GetInt("uringc_mem_min");

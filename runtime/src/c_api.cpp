@@ -115,6 +115,23 @@ uringc_ring* uringc_ring__create(const uringc_ring_opts* opts) try {
   ro.cq_entries = o.cq_entries;
   ro.extra_flags = o.extra_flags;
   ro.mem_region_size = o.mem_region_size;
+  switch (o.ring_mode) {
+    case URINGC_RING_AUTO:
+      ro.mode = uringc::RingMode::kAuto;
+      break;
+    case URINGC_RING_REWIND:
+      ro.mode = uringc::RingMode::kRewind;
+      break;
+    case URINGC_RING_TAIL:
+      ro.mode = uringc::RingMode::kTail;
+      break;
+    default:
+      last_error = "uringc_ring_opts: ring_mode " + std::to_string(o.ring_mode) +
+                   " is none of URINGC_RING_AUTO, URINGC_RING_REWIND, URINGC_RING_TAIL";
+      last_kind = uringc::DiagKindName(uringc::DiagKind::kApiMisuse);
+      errno = EINVAL;
+      return nullptr;
+  }
   auto r = uringc::Ring::Create(ro);
   if (!r) {
     last_error = r.error().message;

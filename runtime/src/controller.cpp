@@ -119,9 +119,9 @@ class ControllerLoop final : public LoopTarget {
 
 const std::vector<std::string>& RingConstantNames() {
   static const std::vector<std::string> names = {
-      "uringc_sq_entries", "uringc_cq_entries", "uringc_sq_head_off", "uringc_sq_tail_off",
-      "uringc_cq_head_off", "uringc_cq_tail_off", "uringc_cqes_off", "uringc_rings_size",
-      "uringc_sqes_size", "uringc_mem_size", "uringc_mem_addr"};
+      "uringc_sq_entries",  "uringc_cq_entries",  "uringc_sq_head_off", "uringc_sq_tail_off",
+      "uringc_cq_head_off", "uringc_cq_tail_off", "uringc_cqes_off",    "uringc_rings_size",
+      "uringc_sqes_size",   "uringc_mem_size",    "uringc_mem_addr",    kSqRewindGlobal};
   return names;
 }
 
@@ -378,10 +378,18 @@ Result<std::string> Controller::Format(const std::string& name) {
 
 Result<void> Controller::SetRingConstants(const Ring& ring) {
   const RingLayout& l = ring.layout();
-  const uint64_t values[] = {l.sq_entries,  l.cq_entries,  l.sq_head_off, l.sq_tail_off,
-                             l.cq_head_off, l.cq_tail_off, l.cqes_off,    l.rings_size,
-                             l.sqes_size,   ring.mem_region_size(),
-                             reinterpret_cast<uintptr_t>(ring.mem_region())};
+  const uint64_t values[] = {l.sq_entries,
+                             l.cq_entries,
+                             l.sq_head_off,
+                             l.sq_tail_off,
+                             l.cq_head_off,
+                             l.cq_tail_off,
+                             l.cqes_off,
+                             l.rings_size,
+                             l.sqes_size,
+                             ring.mem_region_size(),
+                             reinterpret_cast<uintptr_t>(ring.mem_region()),
+                             l.sq_rewind};
   for (size_t i = 0; i < RingConstantNames().size(); ++i) {
     const std::string& name = RingConstantNames()[i];
     if (!globals_.Has(name)) continue;
@@ -400,10 +408,26 @@ Result<void> Controller::SetRingConstants(const Ring& ring) {
   return {};
 }
 
+bool Controller::HandlesRewindRings() const {
+  return !globals_.Has("uringc_sq_tail_off") || globals_.Has(kSqRewindGlobal);
+}
+
 Result<void> Controller::CheckRingFits(const Ring& ring) {
   // Compiled .uring controllers declare what they need of the ring; without these checks a
   // too-small parameter region fails the run with EFAULT, and a ring with more SQ entries than
-  // timespec slots could give two timeouts of one step the same slot.
+  // timespec slots could give two timeouts of one step the same slot. A controller that
+  // advances the SQ tail would, on an SQ_REWIND ring, submit stale SQEs from sqes[0].
+  if (ring.rewind() && !HandlesRewindRings()) {
+    return MakeError(DiagKind::kRingNotSupported, EINVAL,
+                     "`" + ops_name_ +
+                         "` writes its SQEs at the SQ tail (it reads `uringc_sq_tail_off` and "
+                         "not `" +
+                         kSqRewindGlobal +
+                         "`), and the ring is an SQ_REWIND ring, whose kernel takes sqes[0..n) "
+                         "and ignores the tail: create the ring with RingMode::kTail (`uringc "
+                         "run --ring tail`), or make the controller read `" +
+                         kSqRewindGlobal + "`");
+  }
   if (globals_.Has("uringc_mem_min")) {
     auto need = GetInt("uringc_mem_min");
     if (need && static_cast<uint64_t>(*need) > ring.mem_region_size()) {

@@ -1,5 +1,6 @@
-// Ring creation: io_uring_setup through the KernelInterface, liburing's mmap of the rings, the
-// parameter region, and the priming NOP (see ring.h for why it happens here and only here).
+// Ring creation: io_uring_setup through the KernelInterface (SQ_REWIND first in RingMode::kAuto),
+// the mapping (RingMap), the parameter region, and the priming NOP (see ring.h for why it happens
+// here and only here).
 #include "uringc/ring.h"
 
 #include <sys/mman.h>
@@ -18,12 +19,15 @@ std::string ExplainSetupError(int err, uint32_t flags) {
                            std::string(strerror(err < 0 ? -err : err)) + ")";
   switch (err < 0 ? -err : err) {
     case EINVAL:
-      return what + ": this kernel rejects the ring flags 0x" + [&] {
-        char buf[16];
-        snprintf(buf, sizeof(buf), "%x", flags);
-        return std::string(buf);
-      }() + " or the sizes; SINGLE_ISSUER|DEFER_TASKRUN need Linux 6.1+, and entries must be "
-            "powers of two up to 32768 (CQ up to 65536)";
+      return what + ": this kernel rejects the ring flags 0x" +
+             [&] {
+               char buf[16];
+               snprintf(buf, sizeof(buf), "%x", flags);
+               return std::string(buf);
+             }() +
+             " or the sizes; SINGLE_ISSUER|DEFER_TASKRUN need Linux 6.1+, NO_SQARRAY|SQ_REWIND "
+             "(RingMode::kRewind, `--ring rewind`) Linux 7.0+, and entries must be powers of two "
+             "up to 32768 (CQ up to 65536)";
     case EPERM:
       return what + ": io_uring is disabled for this process (sysctl kernel.io_uring_disabled, or "
                     "a seccomp filter); ask the administrator to allow it";
@@ -39,15 +43,41 @@ std::string ExplainSetupError(int err, uint32_t flags) {
   }
 }
 
+bool ParseRingMode(const std::string& text, RingMode* mode) {
+  if (text == "auto") {
+    *mode = RingMode::kAuto;
+  } else if (text == "rewind") {
+    *mode = RingMode::kRewind;
+  } else if (text == "tail") {
+    *mode = RingMode::kTail;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+const char* RingModeName(RingMode mode) {
+  switch (mode) {
+    case RingMode::kAuto:
+      return "auto";
+    case RingMode::kRewind:
+      return "rewind";
+    case RingMode::kTail:
+      return "tail";
+  }
+  return "?";
+}
+
 Result<std::unique_ptr<Ring>> Ring::Create(const RingOptions& options) {
   constexpr uint32_t kRefused = IORING_SETUP_SQPOLL | IORING_SETUP_IOPOLL |
                                 IORING_SETUP_R_DISABLED | IORING_SETUP_NO_SQARRAY |
-                                IORING_SETUP_NO_MMAP;
+                                IORING_SETUP_NO_MMAP | IORING_SETUP_SQ_REWIND;
   if (options.extra_flags & kRefused) {
     return MakeError(DiagKind::kRingNotSupported, EINVAL,
-                     "ring flags SQPOLL, IOPOLL, R_DISABLED, NO_MMAP and NO_SQARRAY cannot be "
-                     "used: the kernel runs controllers only on SINGLE_ISSUER|DEFER_TASKRUN rings "
-                     "entered by their owner, and liburing 2.3 cannot map NO_SQARRAY rings");
+                     "ring flags SQPOLL, IOPOLL, R_DISABLED, NO_MMAP, NO_SQARRAY and SQ_REWIND "
+                     "cannot be given as extra flags: the kernel runs controllers only on "
+                     "SINGLE_ISSUER|DEFER_TASKRUN rings entered by their owner, and "
+                     "RingOptions::mode = RingMode::kRewind asks for NO_SQARRAY|SQ_REWIND");
   }
   if (options.sq_entries == 0)
     return MakeError(DiagKind::kRingSetupFailed, EINVAL, "the SQ needs at least one entry");
@@ -55,31 +85,41 @@ Result<std::unique_ptr<Ring>> Ring::Create(const RingOptions& options) {
   ring->handle_ = std::make_shared<RingHandle>();
   ring->handle_->kernel = options.kernel ? options.kernel : &SystemKernel();
   ring->handle_->owner_tid = static_cast<pid_t>(syscall(SYS_gettid));
+  if (options.mode == RingMode::kAuto && options.submit_all) {
+    // Kernels before 7.0 reject SQ_REWIND with EINVAL; they cannot run controllers either, but
+    // a ring is still useful there (host tests, feature probes).
+    auto rewind = ring->Setup(options, RingMode::kRewind);
+    if (!rewind && rewind.error().code != -EINVAL) return rewind.error();
+    if (!rewind) URINGC_TRY(ring->Setup(options, RingMode::kTail));
+  } else {
+    // Without SUBMIT_ALL a failed preparation leaves the rest of a batch in the SQ, which a
+    // controller resubmits only on a ring with an SQ tail: kAuto takes kTail there.
+    URINGC_TRY(
+        ring->Setup(options, options.mode == RingMode::kAuto ? RingMode::kTail : options.mode));
+  }
+  ring->layout_ = RingLayoutFromParams(ring->params_);
+  if (options.mem_region_size) URINGC_TRY(ring->RegisterMemRegion(options.mem_region_size));
+  URINGC_TRY(ring->PrimeSubmission());
+  return ring;
+}
 
-  io_uring_params& p = ring->params_;
+Result<void> Ring::Setup(const RingOptions& options, RingMode mode) {
+  io_uring_params& p = params_;
+  p = io_uring_params{};
   p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | options.extra_flags;
+  if (mode == RingMode::kRewind) p.flags |= IORING_SETUP_NO_SQARRAY | IORING_SETUP_SQ_REWIND;
   if (options.submit_all) p.flags |= IORING_SETUP_SUBMIT_ALL;
   if (options.cq_entries) {
     p.flags |= IORING_SETUP_CQSIZE;
     p.cq_entries = options.cq_entries;
   }
-  const int fd = ring->handle_->kernel->IoUringSetup(options.sq_entries, &p);
+  const int fd = handle_->kernel->IoUringSetup(options.sq_entries, &p);
   if (fd < 0) return MakeError(DiagKind::kRingSetupFailed, fd, ExplainSetupError(fd, p.flags));
-  ring->handle_->fd = fd;
-  const int ret = io_uring_queue_mmap(fd, &p, &ring->ring_);
-  if (ret < 0) {
-    return MakeError(DiagKind::kRingSetupFailed, ret,
-                     "cannot map the io_uring ring (" + std::string(strerror(-ret)) +
-                         "): out of address space or locked memory?");
-  }
-  ring->mapped_ = true;
-  // liburing 2.3 fills the SQ index array in io_uring_queue_init_params, not in
-  // io_uring_queue_mmap: map SQ slot i to SQE i, which controllers rely on.
-  for (unsigned i = 0; i < ring->ring_.sq.ring_entries; ++i) ring->ring_.sq.array[i] = i;
-  ring->layout_ = RingLayoutFromParams(p);
-  if (options.mem_region_size) URINGC_TRY(ring->RegisterMemRegion(options.mem_region_size));
-  URINGC_TRY(ring->PrimeSubmission());
-  return ring;
+  handle_->fd = fd;
+  auto map = RingMap::Map(fd, p);
+  if (!map) return map.error();
+  map_ = std::move(*map);
+  return {};
 }
 
 Result<std::unique_ptr<Ring>> Ring::Borrow(int fd, const io_uring_params& params,
@@ -97,10 +137,7 @@ Result<std::unique_ptr<Ring>> Ring::Borrow(int fd, const io_uring_params& params
   return ring;
 }
 
-uint32_t Ring::CqReady() const {
-  if (!mapped_) return 0;
-  return io_uring_cq_ready(&ring_);
-}
+uint32_t Ring::CqReady() const { return map_ ? map_->CqReady() : 0; }
 
 Result<void> Ring::RegisterMemRegion(size_t size) {
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
@@ -131,37 +168,22 @@ Result<void> Ring::RegisterMemRegion(size_t size) {
 }
 
 Result<void> Ring::PrimeSubmission() {
-  io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
-  if (!sqe)
-    return MakeError(DiagKind::kRingSetupFailed, EBUSY,
-                     "the new ring has no free SQE for the priming submission");
-  io_uring_prep_nop(sqe);
-  sqe->user_data = 0;
-  int ret = io_uring_submit_and_wait(&ring_, 1);
+  map_->Sqe(0)->opcode = IORING_OP_NOP;
+  map_->Publish(1);
+  const int ret = handle_->kernel->IoUringEnter(handle_->fd, 1, 1, IORING_ENTER_GETEVENTS);
   if (ret < 0) {
     return MakeError(
         DiagKind::kRingSetupFailed, ret,
         "the priming submission on the new ring failed (" + std::string(strerror(-ret)) + ")");
   }
-  io_uring_cqe* cqe = nullptr;
-  ret = io_uring_peek_cqe(&ring_, &cqe);
-  if (ret < 0 || !cqe)
+  if (ret != 1 || map_->CqReady() != 1)
     return MakeError(DiagKind::kRingSetupFailed, EIO, "the priming NOP did not complete");
-  io_uring_cqe_seen(&ring_, cqe);
+  map_->CqAdvance(1);
   return {};
 }
 
 Ring::~Ring() {
-  if (mapped_) {
-    // io_uring_queue_exit would unmap and close; unmap by hand (liburing 2.3 exports no unmap
-    // helper) and close through the interface, so a fake kernel sees it.
-    const size_t sqe_size = (params_.flags & IORING_SETUP_SQE128) ? 128 : 64;
-    munmap(ring_.sq.sqes, params_.sq_entries * sqe_size);
-    munmap(ring_.sq.ring_ptr, ring_.sq.ring_sz);
-    if (ring_.cq.ring_ptr && ring_.cq.ring_ptr != ring_.sq.ring_ptr) {
-      munmap(ring_.cq.ring_ptr, ring_.cq.ring_sz);
-    }
-  }
+  map_.reset();  // unmapped before the fd is closed (through the interface: a fake kernel sees it)
   if (handle_ && handle_->fd >= 0) {
     if (owned_) handle_->kernel->Close(handle_->fd);
     handle_->fd = -1;

@@ -4,6 +4,8 @@
 
 #include <liburing.h>
 
+#include "uringc/liburing_compat.h"
+
 namespace uringc {
 
 RingLayout RingLayoutFromParams(const io_uring_params& params) {
@@ -19,6 +21,7 @@ RingLayout RingLayoutFromParams(const io_uring_params& params) {
   layout.cqes_off = params.cq_off.cqes;
   layout.rings_size = params.cq_off.cqes + params.cq_entries * cqe_size;
   layout.sqes_size = params.sq_entries * sqe_size;
+  layout.sq_rewind = (params.flags & IORING_SETUP_SQ_REWIND) ? 1 : 0;
   return layout;
 }
 

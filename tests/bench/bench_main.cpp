@@ -121,7 +121,8 @@ int Main(int argc, char** argv) {
         ->check(CLI::IsMember({"user", "c", "compiled"}));
     sub->add_option("--object", o.object, "the controller object (c, compiled)");
     sub->add_option("--ring", o.ring,
-                    "rewind or tail (hand-mapped), runtime or runtime-rewind (uringc::Ring)");
+                    "rewind or tail (the benchmark's), runtime, runtime-rewind or runtime-tail "
+                    "(uringc::Ring)");
     sub->add_option("--sq", o.sq, "SQ entries (default: 8, or more for what is in flight)");
     sub->add_option("--cq", o.cq, "CQ entries (default: as many as SQ entries)");
   }

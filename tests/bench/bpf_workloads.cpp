@@ -11,7 +11,6 @@
 
 #include "bench_ring.h"
 #include "uringc/controller.h"
-#include "uringc/liburing_compat.h"
 #include "uringc/ring.h"
 
 namespace uringc_bench {
@@ -33,7 +32,7 @@ uringc::Ring* MakeRing(const BpfRingChoice& choice, size_t mem_min,
                        std::unique_ptr<uringc::Ring>* owned, std::unique_ptr<BenchRing>* mapped,
                        std::string* error) {
   RingMode mode;
-  if (ParseRingMode(choice.mode, &mode)) {
+  if (uringc::ParseRingMode(choice.mode, &mode) && mode != RingMode::kAuto) {
     if (mem_min > 0) {
       *error =
           "the controller needs a parameter region, which a hand-mapped ring has not: use "
@@ -54,10 +53,13 @@ uringc::Ring* MakeRing(const BpfRingChoice& choice, size_t mem_min,
   ro.sq_entries = choice.sq_entries;
   ro.cq_entries = choice.cq_entries;
   ro.mem_region_size = mem_min;
-  if (choice.mode == "runtime-rewind") {
-    ro.extra_flags = IORING_SETUP_NO_SQARRAY | IORING_SETUP_SQ_REWIND;
-  } else if (choice.mode != "runtime") {
-    *error = "unknown ring mode `" + choice.mode + "` (runtime, runtime-rewind, rewind, tail)";
+  const std::string prefix = "runtime-";
+  if (choice.mode == "runtime") {
+    ro.mode = RingMode::kAuto;
+  } else if (choice.mode.compare(0, prefix.size(), prefix) != 0 ||
+             !uringc::ParseRingMode(choice.mode.substr(prefix.size()), &ro.mode)) {
+    *error = "unknown ring mode `" + choice.mode +
+             "` (runtime, runtime-rewind, runtime-tail, rewind, tail)";
     return nullptr;
   }
   auto r = uringc::Ring::Create(ro);

@@ -11,8 +11,9 @@
 
 namespace uringc_bench {
 
-/// Where a controller runs: a ring made by uringc::Ring::Create (`runtime`; `runtime-rewind`
-/// asks it for NO_SQARRAY|SQ_REWIND), or one the benchmark maps itself (`rewind`, `tail`).
+/// Where a controller runs: a ring made by uringc::Ring::Create (`runtime`: its default,
+/// RingMode::kAuto; `runtime-rewind`, `runtime-tail`: that RingMode), or one the benchmark sets up
+/// itself (`rewind`, `tail`).
 struct BpfRingChoice {
   std::string mode = "runtime";
   uint32_t sq_entries = 64;

@@ -23,6 +23,7 @@ namespace uringc_test {
 
 using uringc::Controller;
 using uringc::Ring;
+using uringc::RingMode;
 using uringc::RunOutcome;
 using uringc::RunStatus;
 using Clock = std::chrono::steady_clock;
@@ -67,9 +68,17 @@ class Compiled : public ::testing::Test {
     ro.sq_entries = 64;
     ro.mem_region_size = static_cast<size_t>(*ctl_->GetInt("uringc_mem_min"));
     ro.submit_all = submit_all_;
+    ro.mode = ring_mode_;
     auto r = Ring::Create(ro);
+    if (!r.ok() && r.error().code == -EINVAL && ring_mode_ == RingMode::kRewind &&
+        !uringc_test::FeatureRequired()) {
+      GTEST_SKIP() << "kernel lacks SQ_REWIND (Linux 7.0+), and so io_uring_bpf_ops";
+    }
     ASSERT_TRUE(r.ok()) << r.error().message;
     ring_ = std::move(*r);
+    if (ring_mode_ != uringc::RingMode::kAuto) {
+      ASSERT_EQ(ring_->rewind(), ring_mode_ == uringc::RingMode::kRewind);
+    }
     auto loaded = ctl_->Load(*ring_);
     URINGC_SKIP_IF_NO_BPF_OPS(loaded);
     ASSERT_TRUE(loaded.ok()) << loaded.error().message;
@@ -142,6 +151,7 @@ class Compiled : public ::testing::Test {
   std::unique_ptr<Ring> ring_;
   bool ready_ = false;
   bool submit_all_ = true;  // RingOptions::submit_all of the ring Open() creates
+  uringc::RingMode ring_mode_ = uringc::RingMode::kAuto;  // and its RingOptions::mode
 };
 
 // Per process: two checkouts (or CTest and a VM run) may run these tests at the same time.

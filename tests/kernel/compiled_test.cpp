@@ -15,12 +15,12 @@
 // carries the NOP chain for the other ABI, which must run as well, and checks that
 // `--target-kernel=auto` picks the running kernel's ABI.
 #include <arpa/inet.h>
-#include <net/if.h>
-#include <sys/ioctl.h>
 #include <fcntl.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -33,6 +33,7 @@
 #include <functional>
 #include <random>
 #include <thread>
+#include <tuple>
 
 #include "compiled_fixture.h"
 #include "driver/target_kernel.h"
@@ -168,19 +169,24 @@ TEST(TargetKernelAuto, PicksTheRunningKernelsAbi) {
 
 // ----- behaviour --------------------------------------------------------------------------------
 
-// examples/nop_chain.uring compiled at -O2 and -O0, run for n NOPs.
+// examples/nop_chain.uring compiled at -O2 and -O0, run for n NOPs, on an SQ_REWIND ring and on
+// one with an SQ tail (one object for both).
 struct ChainRun {
   const char* opt;
   const Embedded* obj;
   uint64_t n;
+  RingMode ring = RingMode::kRewind;
 };
 
-void PrintTo(const ChainRun& c, std::ostream* os) { *os << "-" << c.opt << " n=" << c.n; }
+void PrintTo(const ChainRun& c, std::ostream* os) {
+  *os << "-" << c.opt << " n=" << c.n << " " << uringc::RingModeName(c.ring);
+}
 
 class NopChain : public Compiled, public ::testing::WithParamInterface<ChainRun> {};
 
 TEST_P(NopChain, CompletesExactlyN) {
   const ChainRun c = GetParam();
+  ring_mode_ = c.ring;
   Open(*c.obj, "nop_chain", [&](Controller&) { SetU("n", c.n); });
   if (!ready_) return;
   RunOutcome out = Run();
@@ -191,21 +197,24 @@ TEST_P(NopChain, CompletesExactlyN) {
 
 INSTANTIATE_TEST_SUITE_P(
     Counts, NopChain,
-    ::testing::Values(ChainRun{"O2", &ex_nop_chain_bpf_obj, 0},
-                      ChainRun{"O2", &ex_nop_chain_bpf_obj, 1},
-                      ChainRun{"O2", &ex_nop_chain_bpf_obj, 1000},
-                      ChainRun{"O2", &ex_nop_chain_bpf_obj, 100000},
-                      ChainRun{"O0", &ex_nop_chain_o0_bpf_obj, 0},
-                      ChainRun{"O0", &ex_nop_chain_o0_bpf_obj, 1},
-                      ChainRun{"O0", &ex_nop_chain_o0_bpf_obj, 1000}),
+    ::testing::Values(
+        ChainRun{"O2", &ex_nop_chain_bpf_obj, 0}, ChainRun{"O2", &ex_nop_chain_bpf_obj, 1},
+        ChainRun{"O2", &ex_nop_chain_bpf_obj, 1000}, ChainRun{"O2", &ex_nop_chain_bpf_obj, 100000},
+        ChainRun{"O2", &ex_nop_chain_bpf_obj, 1000, RingMode::kTail},
+        ChainRun{"O2", &ex_nop_chain_bpf_obj, 100000, RingMode::kTail},
+        ChainRun{"O0", &ex_nop_chain_o0_bpf_obj, 0}, ChainRun{"O0", &ex_nop_chain_o0_bpf_obj, 1},
+        ChainRun{"O0", &ex_nop_chain_o0_bpf_obj, 1000},
+        ChainRun{"O0", &ex_nop_chain_o0_bpf_obj, 1000, RingMode::kTail}),
     [](const auto& info) {
-      return std::string(info.param.opt) + "_N" + std::to_string(info.param.n);
+      return std::string(info.param.opt) + "_N" + std::to_string(info.param.n) + "_" +
+             uringc::RingModeName(info.param.ring);
     });
 
-class Copy : public Compiled, public ::testing::WithParamInterface<size_t> {};
+class Copy : public Compiled, public ::testing::WithParamInterface<std::tuple<size_t, RingMode>> {};
 
 TEST_P(Copy, CopiesRealFilesByteExact) {
-  const size_t size = GetParam();
+  const size_t size = std::get<0>(GetParam());
+  ring_mode_ = std::get<1>(GetParam());
   const std::string src = TempPath("src"), dst = TempPath("dst");
   const std::string data = RandomBytes(size, static_cast<uint32_t>(size));
   WriteAll(src, data);
@@ -239,9 +248,15 @@ TEST_P(Copy, CopiesRealFilesByteExact) {
   unlink(dst.c_str());
 }
 
-// Empty, one byte, not a multiple of the 64 KiB chunk, and 64 MiB.
+// Empty, one byte, not a multiple of the 64 KiB chunk, and 64 MiB; on both rings.
 INSTANTIATE_TEST_SUITE_P(Sizes, Copy,
-                         ::testing::Values(0, 1, 3 * 65536 + 12345, size_t{64} << 20));
+                         ::testing::Combine(::testing::Values(0, 1, 3 * 65536 + 12345,
+                                                              size_t{64} << 20),
+                                            ::testing::Values(RingMode::kRewind, RingMode::kTail)),
+                         [](const auto& info) {
+                           return std::to_string(std::get<0>(info.param)) + "_" +
+                                  uringc::RingModeName(std::get<1>(info.param));
+                         });
 
 volatile sig_atomic_t interrupted = 0;
 void OnUsr1(int) { interrupted = 1; }
@@ -651,6 +666,7 @@ TEST_F(Compiled, APrepFailureIsThatRequestsResultAndTheBatchGoesOn) {
     });
     if (ready_) {
       EXPECT_EQ(static_cast<bool>(ring_->params().flags & IORING_SETUP_SUBMIT_ALL), submit_all);
+      EXPECT_EQ(ring_->rewind(), submit_all);  // RingMode::kAuto: SQ_REWIND only with SUBMIT_ALL
       RunOutcome out = Run();
       EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
       EXPECT_EQ(Get("empty"), -ENOENT);

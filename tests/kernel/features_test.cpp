@@ -55,7 +55,9 @@ std::string LoadWithout(std::initializer_list<int> caps) {
     if (!DropEffective(caps)) {
       report = "capset failed";
     } else {
-      auto ring = uringc::Ring::Create({});
+      uringc::RingOptions ro;
+      ro.mode = uringc::RingMode::kTail;  // nop_named advances the SQ tail
+      auto ring = uringc::Ring::Create(ro);
       auto ctl = uringc::Controller::OpenMemory(nop_named_bpf_object_obj.begin,
                                                 nop_named_bpf_object_obj.size());
       if (ring && ctl) {

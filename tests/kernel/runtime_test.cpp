@@ -12,6 +12,8 @@
 
 #include "kernel_test_util.h"
 #include "uringc/controller.h"
+#include "uringc/features.h"
+#include "uringc/liburing_compat.h"
 #include "uringc/ring.h"
 
 URINGC_EMBEDDED(nop_named_bpf_object);
@@ -26,9 +28,11 @@ using uringc::RingOptions;
 using uringc::RunOptions;
 using uringc::RunStatus;
 
+// nop_named and nop_inflight advance the SQ tail: they run on tail rings.
 std::unique_ptr<Ring> MakeRing(size_t mem_region = 0) {
   RingOptions o;
   o.sq_entries = 64;
+  o.mode = uringc::RingMode::kTail;
   o.mem_region_size = mem_region;
   auto r = Ring::Create(o);
   EXPECT_TRUE(r.ok()) << r.error().message;
@@ -274,6 +278,28 @@ TEST_F(RuntimeTest, ProcessExitWhileAttachedIsClean) {
   if (WEXITSTATUS(status) == 3 && !uringc_test::FeatureRequired())
     GTEST_SKIP() << "kernel lacks io_uring_bpf_ops";
   EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+// Every kernel with io_uring_bpf_ops (7.1+) has SQ_REWIND (7.0+), so the default ring is one;
+// a controller that advances the SQ tail is refused there before anything is loaded.
+TEST(RuntimeAttach, DefaultRingIsRewindAndRefusesATailController) {
+  auto features = uringc::DetectKernelFeatures();
+  if (!features.ok() || !features->has_bpf_ops) {
+    if (uringc_test::FeatureRequired()) FAIL() << "kernel lacks io_uring_bpf_ops";
+    GTEST_SKIP() << "kernel lacks io_uring_bpf_ops";
+  }
+  auto ring = Ring::Create({});
+  ASSERT_TRUE(ring.ok()) << ring.error().message;
+  EXPECT_TRUE((*ring)->rewind());
+  EXPECT_TRUE((*ring)->params().flags & IORING_SETUP_NO_SQARRAY);
+  auto ctl = OpenNamed(1, 1);
+  ASSERT_NE(ctl, nullptr);
+  EXPECT_FALSE(ctl->HandlesRewindRings());
+  auto loaded = ctl->Load(**ring);
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_EQ(loaded.error().kind, uringc::DiagKind::kRingNotSupported);
+  EXPECT_NE(loaded.error().message.find("--ring tail"), std::string::npos)
+      << loaded.error().message;
 }
 
 TEST(RuntimeAttach, RingWithoutDeferTaskrunIsEopnotsupp) {

@@ -3,8 +3,8 @@
 // Loading for real is tested in the VM (tests/kernel/runtime_test.cpp).
 #include "uringc/controller.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
-
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "uringc/features.h"
+#include "uringc/liburing_compat.h"
 #include "uringc/uringc.h"
 
 namespace {
@@ -138,6 +139,35 @@ TEST(ControllerTest, RunBeforeAttachAndAttachBeforeLoadAreErrors) {
   EXPECT_FALSE((*c)->Detach().ok());
 }
 
+// On an SQ_REWIND ring the kernel takes sqes[0..n) and ignores the SQ tail: a controller that
+// advances the tail (nop_named) is refused before anything is loaded; a compiled one, which
+// reads uringc_sq_rewind, handles both rings. The borrowed ring only carries the flags, which is
+// all Load looks at before it checks the kernel.
+TEST(ControllerTest, ATailControllerIsRefusedOnARewindRing) {
+  io_uring_params p{};
+  p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_NO_SQARRAY |
+            IORING_SETUP_SQ_REWIND;
+  p.sq_entries = 8;
+  p.cq_entries = 16;
+  const int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  auto ring = uringc::Ring::Borrow(fd, p);
+  ASSERT_TRUE(ring.ok());
+  EXPECT_TRUE((*ring)->rewind());
+  auto c = uringc::Controller::OpenFile(URINGC_NOP_NAMED_OBJECT);
+  ASSERT_TRUE(c.ok());
+  EXPECT_FALSE((*c)->HandlesRewindRings());
+  auto r = (*c)->Load(**ring);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, uringc::DiagKind::kRingNotSupported);
+  EXPECT_NE(r.error().message.find("SQ_REWIND"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("--ring tail"), std::string::npos) << r.error().message;
+  auto compiled = uringc::Controller::OpenFile(URINGC_EX_COPY_OBJECT);
+  ASSERT_TRUE(compiled.ok());
+  EXPECT_TRUE((*compiled)->HandlesRewindRings());
+  close(fd);
+}
+
 TEST(ControllerTest, LoadOnAKernelWithoutTheFeatureSaysWhatIsMissing) {
   if (KernelHasBpfOps()) GTEST_SKIP() << "this kernel has io_uring_bpf_ops";
   auto ring = uringc::Ring::Create({});
@@ -205,6 +235,27 @@ TEST(CApiTest, RingAndLoadWithoutTheFeature) {
   EXPECT_STREQ(uringc_ctl__last_error_kind(ctl), "NoBpfOps");
   uringc_ring__destroy(ring);  // ring first, then the controller: any order is fine
   uringc_ctl__destroy(ctl);
+}
+
+// ring_mode picks the SQ (uringc::RingMode); a value outside the enum is the caller's mistake.
+TEST(CApiTest, RingModeIsChosenOrRefused) {
+  URINGC_OPTS(uringc_ring_opts, tail, .ring_mode = URINGC_RING_TAIL);
+  uringc_ring* ring = uringc_ring__create(&tail);
+  ASSERT_NE(ring, nullptr) << uringc_last_error();
+  uringc_ring__destroy(ring);
+  URINGC_OPTS(uringc_ring_opts, rewind, .ring_mode = URINGC_RING_REWIND);
+  ring = uringc_ring__create(&rewind);
+  if (ring == nullptr) {  // kernels before 7.0
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_NE(std::string(uringc_last_error()).find("SQ_REWIND"), std::string::npos)
+        << uringc_last_error();
+  }
+  uringc_ring__destroy(ring);
+  URINGC_OPTS(uringc_ring_opts, bad, .ring_mode = 7);
+  EXPECT_EQ(uringc_ring__create(&bad), nullptr);
+  EXPECT_EQ(errno, EINVAL);
+  EXPECT_STREQ(uringc_last_error_kind(), "ApiMisuse");
+  EXPECT_NE(std::string(uringc_last_error()).find("ring_mode 7"), std::string::npos);
 }
 
 }  // namespace

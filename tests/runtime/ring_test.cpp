@@ -70,6 +70,83 @@ TEST(RingTest, RefusedFlagsAreExplained) {
   EXPECT_EQ(ring.error().kind, uringc::DiagKind::kRingNotSupported);
 }
 
+// Whether this kernel takes NO_SQARRAY|SQ_REWIND rings (Linux 7.0+), asked of it directly.
+bool KernelHasSqRewind() {
+  io_uring_params p{};
+  p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_NO_SQARRAY |
+            IORING_SETUP_SQ_REWIND;
+  const int fd = uringc::SystemKernel().IoUringSetup(8, &p);
+  if (fd >= 0) uringc::SystemKernel().Close(fd);
+  return fd >= 0;
+}
+
+TEST(RingTest, AutoModeIsRewindWhereTheKernelHasIt) {
+  auto ring = uringc::Ring::Create({});
+  ASSERT_TRUE(ring.ok()) << ring.error().message;
+  const bool rewind = KernelHasSqRewind();
+  EXPECT_EQ((*ring)->rewind(), rewind);
+  EXPECT_EQ((*ring)->layout().sq_rewind, rewind ? 1u : 0u);
+  EXPECT_EQ(static_cast<bool>((*ring)->params().flags & IORING_SETUP_NO_SQARRAY), rewind);
+  EXPECT_EQ((*ring)->CqReady(), 0u);  // the priming NOP was reaped on either ring
+}
+
+TEST(RingTest, AutoModeWithoutSubmitAllIsTail) {
+  uringc::RingOptions o;
+  o.submit_all = false;
+  auto ring = uringc::Ring::Create(o);
+  ASSERT_TRUE(ring.ok()) << ring.error().message;
+  EXPECT_FALSE((*ring)->rewind());
+  EXPECT_FALSE((*ring)->params().flags & (IORING_SETUP_NO_SQARRAY | IORING_SETUP_SQ_REWIND));
+}
+
+TEST(RingTest, RewindModeIsARewindRingOrExplainsTheKernel) {
+  uringc::RingOptions o;
+  o.mode = uringc::RingMode::kRewind;
+  auto ring = uringc::Ring::Create(o);
+  if (KernelHasSqRewind()) {
+    ASSERT_TRUE(ring.ok()) << ring.error().message;
+    EXPECT_TRUE((*ring)->rewind());
+    EXPECT_EQ((*ring)->CqReady(), 0u);
+  } else {
+    ASSERT_FALSE(ring.ok());
+    EXPECT_EQ(ring.error().code, -EINVAL);
+    EXPECT_NE(ring.error().message.find("SQ_REWIND"), std::string::npos) << ring.error().message;
+    EXPECT_NE(ring.error().message.find("Linux 7.0+"), std::string::npos);
+  }
+}
+
+TEST(RingTest, TailModeHasAnSqArray) {
+  uringc::RingOptions o;
+  o.mode = uringc::RingMode::kTail;
+  auto ring = uringc::Ring::Create(o);
+  ASSERT_TRUE(ring.ok()) << ring.error().message;
+  EXPECT_FALSE((*ring)->rewind());
+  EXPECT_FALSE((*ring)->params().flags & IORING_SETUP_NO_SQARRAY);
+}
+
+TEST(RingTest, RewindFlagsAsExtraFlagsAreRefused) {
+  for (uint32_t flag : {IORING_SETUP_SQ_REWIND, IORING_SETUP_NO_SQARRAY}) {
+    uringc::RingOptions o;
+    o.extra_flags = flag;
+    auto ring = uringc::Ring::Create(o);
+    ASSERT_FALSE(ring.ok());
+    EXPECT_EQ(ring.error().kind, uringc::DiagKind::kRingNotSupported);
+    EXPECT_NE(ring.error().message.find("RingMode::kRewind"), std::string::npos);
+  }
+}
+
+TEST(RingTest, RingModesParseByName) {
+  for (uringc::RingMode m :
+       {uringc::RingMode::kAuto, uringc::RingMode::kRewind, uringc::RingMode::kTail}) {
+    uringc::RingMode parsed =
+        m == uringc::RingMode::kTail ? uringc::RingMode::kAuto : uringc::RingMode::kTail;
+    ASSERT_TRUE(uringc::ParseRingMode(uringc::RingModeName(m), &parsed));
+    EXPECT_EQ(parsed, m);
+  }
+  uringc::RingMode unused;
+  EXPECT_FALSE(uringc::ParseRingMode("circular", &unused));
+}
+
 TEST(RingTest, SetupFailureIsExplained) {
   FailingKernel k;
   k.setup_error = -EPERM;

@@ -87,6 +87,11 @@ class Controller {
   /// Raw bytes; size must equal the variable's.
   Result<void> SetBytes(const std::string& name, const void* data, size_t size);
 
+  /// The controller can run on an SQ_REWIND ring: it reads `uringc_sq_rewind` (compiled
+  /// controllers do), or never reads `uringc_sq_tail_off`. Load refuses other controllers on
+  /// such rings (kRingNotSupported); `uringc run --ring auto` gives them a tail ring.
+  bool HandlesRewindRings() const;
+
   /// The buffers parameters the object declares, in declaration order.
   const std::vector<BufferParam>& buffer_params() const { return buffers_; }
   /// The bytes buffers parameter `name` needs (ENOENT/EINVAL when it is none).
@@ -134,7 +139,8 @@ class Controller {
   /// Every buffers parameter has been given memory.
   Result<void> CheckBuffersSet();
   Result<void> SetRingConstants(const Ring& ring);
-  /// The ring meets what a compiled controller declares (uringc_mem_min, uringc_sq_max).
+  /// The ring meets what a compiled controller declares (uringc_mem_min, uringc_sq_max), and an
+  /// SQ_REWIND ring only a controller that HandlesRewindRings.
   Result<void> CheckRingFits(const Ring& ring);
   Result<void> ReportLoadFailure(int err);
 

@@ -1,6 +1,9 @@
 // A ring a controller can drive: created with SINGLE_ISSUER|DEFER_TASKRUN (the kernel refuses to
 // attach to anything else), sized by the caller, optionally with a parameter region
-// (IORING_REGISTER_MEM_REGION) that the controller sees as IOU_REGION_MEM.
+// (IORING_REGISTER_MEM_REGION) that the controller sees as IOU_REGION_MEM. By default with
+// NO_SQARRAY|SQ_REWIND where the kernel has it (Linux 7.0+, so every kernel with
+// io_uring_bpf_ops): the rings of liburing's reference controllers, where a controller writes
+// sqes[0..n) and never touches the SQ tail. Mapped by hand (RingMap).
 //
 // liburing 2.3 keeps a private copy of the SQ tail: once a controller submits from BPF, liburing's
 // SQ helpers would overwrite the kernel-visible tail with a stale value. So the ring makes its one
@@ -10,23 +13,38 @@
 #pragma once
 
 #include <liburing.h>
+#include <sys/types.h>
 
 #include <cstdint>
 #include <memory>
-#include <sys/types.h>
+#include <string>
 
 #include "uringc/kernel.h"
 #include "uringc/result.h"
 #include "uringc/ring_layout.h"
+#include "uringc/ring_map.h"
 
 namespace uringc {
+
+/// How the SQ works. kAuto: kRewind where the kernel has SQ_REWIND and submit_all is on (a
+/// controller resubmits the rest of a batch after a failed preparation only on tail rings), else
+/// kTail.
+///   kRewind: NO_SQARRAY|SQ_REWIND, every submission takes sqes[0..n), no SQ tail;
+///   kTail:   an SQ index array (slot i holds SQE i) and an SQ tail the controller advances.
+enum class RingMode { kAuto, kRewind, kTail };
+
+/// "auto", "rewind" or "tail"; false for anything else.
+bool ParseRingMode(const std::string& text, RingMode* mode);
+const char* RingModeName(RingMode mode);
 
 struct RingOptions {
   uint32_t sq_entries = 64;
   /// 0: the kernel's default (twice sq_entries).
   uint32_t cq_entries = 0;
-  /// Added to SINGLE_ISSUER|DEFER_TASKRUN; SQPOLL, IOPOLL, R_DISABLED and NO_SQARRAY are refused.
+  /// Added to SINGLE_ISSUER|DEFER_TASKRUN; SQPOLL, IOPOLL, R_DISABLED, NO_MMAP, NO_SQARRAY and
+  /// SQ_REWIND are refused (`mode` chooses the last two).
   uint32_t extra_flags = 0;
+  RingMode mode = RingMode::kAuto;
   /// IORING_SETUP_SUBMIT_ALL: an SQE whose preparation fails completes with its error and the
   /// kernel submits the rest of the batch. Without it the kernel stops there and a compiled
   /// controller submits the rest itself (a few more calls; docs/embedding.md).
@@ -61,6 +79,8 @@ class Ring {
   int fd() const { return handle_->fd; }
   const io_uring_params& params() const { return params_; }
   const RingLayout& layout() const { return layout_; }
+  /// An SQ_REWIND ring (controllers write sqes[0..n) and leave the SQ tail alone).
+  bool rewind() const { return layout_.sq_rewind != 0; }
   /// The parameter region (IOU_REGION_MEM) as user space sees it; nullptr/0 without one.
   void* mem_region() const { return mem_; }
   size_t mem_region_size() const { return mem_size_; }
@@ -73,12 +93,12 @@ class Ring {
 
  private:
   Ring() = default;
+  Result<void> Setup(const RingOptions& options, RingMode mode);
   Result<void> RegisterMemRegion(size_t size);
   Result<void> PrimeSubmission();
 
   std::shared_ptr<RingHandle> handle_;
-  io_uring ring_{};
-  bool mapped_ = false;
+  std::unique_ptr<RingMap> map_;  ///< nullptr for a borrowed ring
   bool owned_ = true;
   io_uring_params params_{};
   RingLayout layout_;

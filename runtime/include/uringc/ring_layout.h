@@ -22,6 +22,8 @@ struct RingLayout {
   uint32_t rings_size = 0;
   /// Bytes of the SQE array (IOU_REGION_SQ); doubled for IORING_SETUP_SQE128 rings.
   uint32_t sqes_size = 0;
+  /// 1 on IORING_SETUP_SQ_REWIND rings: SQEs go at sqes[0..n) and the SQ tail stays 0.
+  uint32_t sq_rewind = 0;
 };
 
 /// Derives the layout from the parameters io_uring_setup filled in.

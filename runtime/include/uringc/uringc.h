@@ -25,12 +25,23 @@ extern "C" {
 struct uringc_ring;
 struct uringc_ctl;
 
+/* How the SQ works (uringc::RingMode). AUTO: REWIND where the kernel has it (Linux 7.0+, so
+ * every kernel with io_uring_bpf_ops), else TAIL. REWIND: NO_SQARRAY|SQ_REWIND, every submission
+ * takes sqes[0..n) (compiled controllers handle it). TAIL: an SQ tail the controller advances,
+ * which hand-written controllers that read uringc_sq_tail_off need. */
+enum uringc_ring_mode {
+	URINGC_RING_AUTO = 0,
+	URINGC_RING_REWIND = 1,
+	URINGC_RING_TAIL = 2,
+};
+
 struct uringc_ring_opts {
 	size_t sz;
 	uint32_t sq_entries;      /* 0: 64 */
 	uint32_t cq_entries;      /* 0: kernel default */
 	uint32_t extra_flags;     /* added to SINGLE_ISSUER|DEFER_TASKRUN */
 	size_t mem_region_size;   /* parameter region bytes, 0 for none */
+	uint32_t ring_mode;       /* enum uringc_ring_mode; 0: AUTO */
 };
 
 /* Creates a ring a controller can drive. NULL and errno on failure (uringc_last_error()). */
