@@ -78,43 +78,26 @@ void SubmitQueue::Push(StepBuilder& sb, const SqeFields& f) {
            /*is_volatile=*/true);
 }
 
-// io_submit_sqes stops at the first SQE whose preparation fails (an empty openat path: -ENOENT)
-// unless the ring has IORING_SETUP_SUBMIT_ALL: that SQE is consumed and completes with the
-// error as its CQE, the ones after it stay in the SQ, and the count returned includes it. So a
-// short count is no error: the rest is submitted again, up to kSubmitCalls calls (one more per
-// failed preparation in the batch). `pending_` counts what is left, so the loop carries no
-// register the verifier would have to tell apart per iteration. A negative result is an errno.
-// SQ_REWIND rings cannot resubmit the rest (the kernel starts at sqes[0] again): there a short
-// count fails the step, which is why RingMode::kAuto takes SQ_REWIND only with SUBMIT_ALL.
+// One bpf_io_uring_submit_sqes call per batch, as liburing's reference controllers make. Without
+// IORING_SETUP_SUBMIT_ALL io_submit_sqes would stop at the first SQE whose preparation fails (an
+// empty openat path: -ENOENT) and leave the rest in the SQ; with it that SQE completes with its
+// error and the kernel goes on, so anything but the whole batch (an errno, or a short count when
+// the kernel runs out of requests) fails the step. The runtime refuses rings without SUBMIT_ALL
+// (kSubmitAllGlobal), and an SQ_REWIND ring could not take the rest of a batch again anyway (the
+// kernel starts at sqes[0]).
 void SubmitQueue::Flush(StepBuilder& sb) {
   llvm::IRBuilder<>& ir = sb.ir();
   llvm::Value* n = Pending(sb);
   EmitIf(sb, ir.CreateICmpNE(n, ir.getInt32(0)), [&](StepBuilder& b) {
+    llvm::IRBuilder<>& ir = b.ir();
     EmitIf(b, ir.CreateNot(rewind_), [&](StepBuilder& b) {
       b.Store(ScalarType::kU32, sq_tail_ptr_, 0, b.ir().CreateAdd(Tail(b), n), 4,
               /*is_volatile=*/true);
     });
-    EmitBoundedLoop(
-        b, kSubmitCalls,
-        [&](StepBuilder& b, llvm::Value*) {
-          return b.ir().CreateICmpNE(Pending(b), b.ir().getInt32(0));
-        },
-        [&](StepBuilder& b, llvm::Value*) {
-          llvm::IRBuilder<>& ir = b.ir();
-          llvm::Value* left = Pending(b);
-          llvm::Value* ret = ir.CreateCall(b.module().SubmitSqesKfunc(), {b.ring(), left},
-                                           "submitted");
-          b.StopIf(ir.CreateICmpSLT(ret, ir.getInt32(0)), StopReason::kSubmitFailed, ret);
-          // 0 (nothing taken) or more than asked: not the kernel's contract; EAGAIN.
-          b.StopIf(ir.CreateOr(ir.CreateICmpEQ(ret, ir.getInt32(0)), ir.CreateICmpUGT(ret, left)),
-                   StopReason::kSubmitFailed);
-          // SQ_REWIND: a resubmission would start at sqes[0] again, so a short count is final.
-          b.StopIf(ir.CreateAnd(rewind_, ir.CreateICmpNE(ret, left)), StopReason::kSubmitFailed);
-          b.Store(ScalarType::kU32, pending_, 0, ir.CreateSub(left, ret), 4, /*is_volatile=*/true);
-        });
-    // More failed preparations in one batch than calls allowed: EAGAIN (Ring::Create's rings
-    // have IORING_SETUP_SUBMIT_ALL, where the kernel never stops early).
-    b.StopIf(b.ir().CreateICmpNE(Pending(b), b.ir().getInt32(0)), StopReason::kSubmitFailed);
+    llvm::Value* ret = ir.CreateCall(b.module().SubmitSqesKfunc(), {b.ring(), n}, "submitted");
+    b.StopIf(ir.CreateICmpSLT(ret, ir.getInt32(0)), StopReason::kSubmitFailed, ret);
+    b.StopIf(ir.CreateICmpNE(ret, n), StopReason::kSubmitFailed);  // EAGAIN
+    b.Store(ScalarType::kU32, pending_, 0, ir.getInt32(0), 4, /*is_volatile=*/true);
   });
 }
 

@@ -27,14 +27,11 @@ class SubmitQueue {
 
   /// Writes one SQE; stops the step with kSqFull when the SQ ring is already full.
   void Push(StepBuilder& sb, const SqeFields& fields);
-  /// Publishes the SQ tail and submits the pending SQEs (nothing when there are none), again
-  /// after a failed preparation stopped the kernel early (see submit.cpp). A negative result
-  /// stops the step with kSubmitFailed and that errno in the detail word; so does (with no
-  /// detail) a batch still not submitted after kSubmitCalls calls, and on an SQ_REWIND ring any
-  /// short count (the kernel would take sqes[0] again, not the rest).
+  /// Publishes the SQ tail and submits the pending SQEs with one call (nothing when there are
+  /// none; the ring has SUBMIT_ALL, see submit.cpp). A negative result stops the step with
+  /// kSubmitFailed and that errno in the detail word; a short count with kSubmitFailed and no
+  /// detail (EAGAIN).
   void Flush(StepBuilder& sb);
-  /// bpf_io_uring_submit_sqes calls one Flush may make.
-  static constexpr uint32_t kSubmitCalls = 16;
   /// i32: SQEs written since the last Flush.
   llvm::Value* Pending(StepBuilder& sb);
 
@@ -45,8 +42,8 @@ class SubmitQueue {
   llvm::Value* sqes_;
   llvm::Value* sq_tail_ptr_;
   llvm::Value* rewind_;  ///< i1: an SQ_REWIND ring; read once per step
-  llvm::Value*
-      sq_tail_;  ///< read once per step (0 on SQ_REWIND rings); nullptr with mid_step_flush
+  /// Read once per step (0 on SQ_REWIND rings); nullptr with mid_step_flush.
+  llvm::Value* sq_tail_;
   llvm::GlobalVariable* sq_entries_;
   llvm::GlobalVariable* pending_;
 };

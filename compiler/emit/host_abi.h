@@ -21,4 +21,9 @@ inline constexpr const char* kFdTypeName = "uringc_fd";
 /// declares `uringc_sq_tail_off` without it is refused on SQ_REWIND rings.
 inline constexpr const char* kSqRewindGlobal = "uringc_sq_rewind";
 
+/// `.rodata __u32 uringc_needs_submit_all = 1`: the controller submits each batch with one
+/// bpf_io_uring_submit_sqes call and counts on IORING_SETUP_SUBMIT_ALL to go past an SQE whose
+/// preparation fails. The runtime refuses to load it on a ring without that flag.
+inline constexpr const char* kSubmitAllGlobal = "uringc_needs_submit_all";
+
 }  // namespace uringc

@@ -302,8 +302,9 @@ class GraphLowerer {
   /// Tasks can cancel requests (forks, deadlines): a construct that cancelled goes on only once
   /// the cancelled requests completed (kWordDrain, cancel.cpp).
   bool cancels_ = true;
-  /// Some task's instances are iterated (IteratesInstances): cancelling its instances can push more
-  /// SQEs than the SQ holds, so cancellation submits a full SQ in the middle of the step.
+  /// Some task has several instances (`parallel`): cancelling them can push more SQEs than the SQ
+  /// has room for, so cancellation submits a full SQ in the middle of the step (FlushIfFull) and
+  /// the run loop keeps no room for it.
   bool wide_ = false;
 
   // Per step.

@@ -110,7 +110,10 @@ bool GraphLowerer::PlanLayout() {
 
   run_budget_ = Budget(opt_.run_budget, 4);
   reap_budget_ = Budget(opt_.reap_budget, 8);
-  for (rgir::TaskId t = 0; t < nt; ++t) wide_ |= IteratesInstances(t);
+  // Any fork of several instances: cancelling them pushes an SQE or more each, which the run
+  // loop's room check (step.cpp) would otherwise have to keep free before every slot it runs, so
+  // with K lanes on a K-entry SQ only one lane would run per step.
+  for (rgir::TaskId t = 0; t < nt; ++t) wide_ |= Instances(t) > 1;
 
   // Slot words for the variables whose values cross an await (liveness.cpp).
   PlanRegisterVars();
@@ -201,6 +204,7 @@ void GraphLowerer::DeclareGlobals() {
   // The runtime refuses a ring whose SQ could hold more SQEs in one step than there are
   // timespec slots (`Timespec` picks slot `pending % kTimespecSlots`); 0: no limit.
   m_.AddRodata("uringc_sq_max", ScalarType::kU32, needs_mem_ ? kTimespecSlots : 0, at);
+  m_.AddRodata(kSubmitAllGlobal, ScalarType::kU32, 1, at);  // one submit call per batch
   for (const rgir::Param& p : g_.params) {
     params_.push_back(m_.AddRodata(p.name, StorageTypeOf(p.type), 0, p.range,
                                    p.type.kind == Type::Kind::kFd ? kFdTypeName : ""));

@@ -428,6 +428,17 @@ Result<void> Controller::CheckRingFits(const Ring& ring) {
                          "run --ring tail`), or make the controller read `" +
                          kSqRewindGlobal + "`");
   }
+  if (globals_.Has(kSubmitAllGlobal) && !(ring.params().flags & IORING_SETUP_SUBMIT_ALL)) {
+    auto needs = GetInt(kSubmitAllGlobal);
+    if (needs && *needs != 0) {
+      return MakeError(DiagKind::kRingNotSupported, EINVAL,
+                       "`" + ops_name_ +
+                           "` submits each batch of SQEs with one call and needs a ring with "
+                           "IORING_SETUP_SUBMIT_ALL, so that an SQE whose preparation fails does "
+                           "not stop the rest: create the ring with RingOptions::submit_all "
+                           "(the default)");
+    }
+  }
   if (globals_.Has("uringc_mem_min")) {
     auto need = GetInt("uringc_mem_min");
     if (need && static_cast<uint64_t>(*need) > ring.mem_region_size()) {

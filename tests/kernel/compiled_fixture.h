@@ -67,7 +67,6 @@ class Compiled : public ::testing::Test {
     uringc::RingOptions ro;
     ro.sq_entries = 64;
     ro.mem_region_size = static_cast<size_t>(*ctl_->GetInt("uringc_mem_min"));
-    ro.submit_all = submit_all_;
     ro.mode = ring_mode_;
     auto r = Ring::Create(ro);
     if (!r.ok() && r.error().code == -EINVAL && ring_mode_ == RingMode::kRewind &&
@@ -150,8 +149,7 @@ class Compiled : public ::testing::Test {
   std::unique_ptr<Controller> ctl_;
   std::unique_ptr<Ring> ring_;
   bool ready_ = false;
-  bool submit_all_ = true;  // RingOptions::submit_all of the ring Open() creates
-  uringc::RingMode ring_mode_ = uringc::RingMode::kAuto;  // and its RingOptions::mode
+  uringc::RingMode ring_mode_ = uringc::RingMode::kAuto;  // RingOptions::mode of Open()'s ring
 };
 
 // Per process: two checkouts (or CTest and a VM run) may run these tests at the same time.

@@ -651,22 +651,21 @@ TEST_F(Compiled, AHugeRunTimeDurationSaturatesInsteadOfFiringAtOnce) {
 }
 
 // A request that fails while the kernel prepares it (an empty openat path) in a batch with
-// others: its -ENOENT is its own result and the rest of the batch is submitted, on a ring with
-// IORING_SETUP_SUBMIT_ALL (the kernel goes on) and without (the controller submits the rest).
+// others: its -ENOENT is its own result and the rest of the batch is submitted (the ring has
+// IORING_SETUP_SUBMIT_ALL, so the kernel goes on), on both kinds of SQ.
 TEST_F(Compiled, APrepFailureIsThatRequestsResultAndTheBatchGoesOn) {
-  for (bool submit_all : {true, false}) {
-    SCOPED_TRACE(submit_all ? "SUBMIT_ALL" : "no SUBMIT_ALL");
+  for (RingMode mode : {RingMode::kRewind, RingMode::kTail}) {
+    SCOPED_TRACE(uringc::RingModeName(mode));
     const int dir = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     ASSERT_GE(dir, 0);
     HostBuffer buf(64);
-    submit_all_ = submit_all;
+    ring_mode_ = mode;
     Open(t_prep_fail_bpf_obj, "prep_fail", [&](Controller&) {
       Set("dir", dir);
       SetBuf("buf", buf);
     });
     if (ready_) {
-      EXPECT_EQ(static_cast<bool>(ring_->params().flags & IORING_SETUP_SUBMIT_ALL), submit_all);
-      EXPECT_EQ(ring_->rewind(), submit_all);  // RingMode::kAuto: SQ_REWIND only with SUBMIT_ALL
+      EXPECT_TRUE(ring_->params().flags & IORING_SETUP_SUBMIT_ALL);
       RunOutcome out = Run();
       EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
       EXPECT_EQ(Get("empty"), -ENOENT);
@@ -885,13 +884,14 @@ TEST_F(Compiled, SleepSleeps) {
 
 // What a compiled controller declares of its ring is checked before anything reaches the kernel
 // (so this runs on any host with io_uring): a parameter region smaller than uringc_mem_min, and
-// more SQ entries than the controller has timespec slots (uringc_sq_max), are load errors that
-// say what to change.
+// more SQ entries than the controller has timespec slots (uringc_sq_max), and a ring without
+// SUBMIT_ALL (uringc_needs_submit_all), are load errors that say what to change.
 TEST_F(Compiled, ARingTheControllerCannotUseIsRefusedAtLoad) {
   struct Case {
     uint32_t sq_entries;
     size_t mem_region;
     const char* says;
+    bool submit_all = true;
   };
   auto opened = [] {
     uringc::ControllerOptions o;
@@ -905,13 +905,16 @@ TEST_F(Compiled, ARingTheControllerCannotUseIsRefusedAtLoad) {
   ASSERT_TRUE(mem_min.ok() && sq_max.ok());
   ASSERT_GT(*mem_min, 0);
   ASSERT_EQ(*sq_max, 4096);
-  for (const Case& k : {Case{64, 0, "needs a parameter region of at least"},
-                        Case{8192, static_cast<size_t>(*mem_min), "at most 4096 SQ entries"}}) {
+  for (const Case& k :
+       {Case{64, 0, "needs a parameter region of at least"},
+        Case{8192, static_cast<size_t>(*mem_min), "at most 4096 SQ entries"},
+        Case{64, static_cast<size_t>(*mem_min), "RingOptions::submit_all", /*submit_all=*/false}}) {
     auto c = opened();
     ASSERT_TRUE(c.ok()) << c.error().message;
     uringc::RingOptions ro;
     ro.sq_entries = k.sq_entries;
     ro.mem_region_size = k.mem_region;
+    ro.submit_all = k.submit_all;
     auto r = Ring::Create(ro);
     ASSERT_TRUE(r.ok()) << r.error().message;
     auto loaded = (*c)->Load(**r);

@@ -26,9 +26,9 @@
 
 namespace uringc {
 
-/// How the SQ works. kAuto: kRewind where the kernel has SQ_REWIND and submit_all is on (a
-/// controller resubmits the rest of a batch after a failed preparation only on tail rings), else
-/// kTail.
+/// How the SQ works. kAuto: kRewind where the kernel has SQ_REWIND and submit_all is on (without
+/// SUBMIT_ALL a hand-written controller may have to submit the rest of a batch after a failed
+/// preparation, which only a tail ring allows), else kTail.
 ///   kRewind: NO_SQARRAY|SQ_REWIND, every submission takes sqes[0..n), no SQ tail;
 ///   kTail:   an SQ index array (slot i holds SQE i) and an SQ tail the controller advances.
 enum class RingMode { kAuto, kRewind, kTail };
@@ -46,8 +46,8 @@ struct RingOptions {
   uint32_t extra_flags = 0;
   RingMode mode = RingMode::kAuto;
   /// IORING_SETUP_SUBMIT_ALL: an SQE whose preparation fails completes with its error and the
-  /// kernel submits the rest of the batch. Without it the kernel stops there and a compiled
-  /// controller submits the rest itself (a few more calls; docs/embedding.md).
+  /// kernel submits the rest of the batch. Without it the kernel stops there; compiled
+  /// controllers submit each batch with one call and are refused on such rings.
   bool submit_all = true;
   /// Bytes of parameter region to register (rounded up to pages); 0 for none.
   size_t mem_region_size = 0;
