@@ -200,6 +200,9 @@ void GraphLowerer::DeclareGlobals() {
   // One task awaiting one request at a time: every CQE is the awaited one, so none is in flight
   // when the task ends the graph. Link timeouts and deadlines add CQEs nobody awaits.
   drain_ = !single_ || linked_timeouts || !g_.deadlines.empty();
+  // And so at most one CQE is ever pending: the reap loop is one CQE long (straight code). A CQE
+  // the graph did not cause would wait for the next step (the wait index sees it).
+  if (EndsInPlace() && opt_.reap_budget == 0) reap_budget_ = 1;
   m_.AddRodata("uringc_mem_min", ScalarType::kU32, mem_size_, at);
   // The runtime refuses a ring whose SQ could hold more SQEs in one step than there are
   // timespec slots (`Timespec` picks slot `pending % kTimespecSlots`); 0: no limit.
