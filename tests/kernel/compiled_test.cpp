@@ -248,11 +248,16 @@ TEST_P(Copy, CopiesRealFilesByteExact) {
   unlink(dst.c_str());
 }
 
-// Empty, one byte, not a multiple of the 64 KiB chunk, and 64 MiB; on both rings.
+// Empty, one byte, not a multiple of the 64 KiB chunk, and 64 MiB on SQ_REWIND rings; a tail
+// ring copies the odd size (several full SQs, a short last read; 64 MiB would add 6 s a kernel).
 INSTANTIATE_TEST_SUITE_P(Sizes, Copy,
-                         ::testing::Combine(::testing::Values(0, 1, 3 * 65536 + 12345,
-                                                              size_t{64} << 20),
-                                            ::testing::Values(RingMode::kRewind, RingMode::kTail)),
+                         ::testing::Values(std::make_tuple(size_t{0}, RingMode::kRewind),
+                                           std::make_tuple(size_t{1}, RingMode::kRewind),
+                                           std::make_tuple(size_t{3 * 65536 + 12345},
+                                                           RingMode::kRewind),
+                                           std::make_tuple(size_t{64} << 20, RingMode::kRewind),
+                                           std::make_tuple(size_t{3 * 65536 + 12345},
+                                                           RingMode::kTail)),
                          [](const auto& info) {
                            return std::to_string(std::get<0>(info.param)) + "_" +
                                   uringc::RingModeName(std::get<1>(info.param));
