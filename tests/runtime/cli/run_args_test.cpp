@@ -45,6 +45,11 @@ TEST(RunArgsTest, OptionsAndParameters) {
             uringc::DiagnosticsFormat::kJson);
   EXPECT_NE(Parse({"a.o", "--diagnostics-format=xml"}).error().message.find("xml"),
             std::string::npos);
+  EXPECT_EQ(r->ring_mode, uringc::RingMode::kAuto);
+  EXPECT_EQ(Parse({"a.o", "--ring", "tail"})->ring_mode, uringc::RingMode::kTail);
+  EXPECT_EQ(Parse({"a.o", "--ring=rewind"})->ring_mode, uringc::RingMode::kRewind);
+  EXPECT_NE(Parse({"a.o", "--ring", "circular"}).error().message.find("circular"),
+            std::string::npos);
 }
 
 TEST(RunArgsTest, Errors) {
