@@ -175,7 +175,7 @@ static uringc_ctl* OpenCommon(const uringc_ctl_open_opts* opts, const char* path
     errno = -r.error().code;
     return nullptr;
   }
-  return new uringc_ctl{std::move(*r), ""};
+  return new uringc_ctl{std::move(*r), "", {}};
 } catch (...) {
   return CaughtNew<uringc_ctl>();
 }
