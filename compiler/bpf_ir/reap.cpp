@@ -15,13 +15,12 @@ static_assert(sizeof(io_uring_cqe) == 16 && offsetof(io_uring_cqe, user_data) ==
 ReapResult EmitReapLoop(StepBuilder& sb, const RingRegions& regions, const RingConstants& rc,
                         uint32_t max_cqes, const CqeHandler& handler) {
   llvm::IRBuilder<>& ir = sb.ir();
-  llvm::Value* cq_head_ptr = sb.At(regions.rings, ir.CreateZExt(sb.ReadConst(rc.cq_head_off),
-                                                                ir.getInt64Ty()));
-  llvm::Value* cq_tail_ptr = sb.At(regions.rings, ir.CreateZExt(sb.ReadConst(rc.cq_tail_off),
-                                                                ir.getInt64Ty()));
-  llvm::Value* cqes = sb.At(regions.rings, ir.CreateZExt(sb.ReadConst(rc.cqes_off),
-                                                         ir.getInt64Ty()));
-  llvm::Value* cq_mask = ir.CreateSub(sb.ReadConst(rc.cq_entries), ir.getInt32(1), "cq_mask");
+  llvm::Value* cq_head_ptr =
+      sb.At(regions.rings, ir.CreateZExt(rc.cq_head_off.Read(sb), ir.getInt64Ty()));
+  llvm::Value* cq_tail_ptr =
+      sb.At(regions.rings, ir.CreateZExt(rc.cq_tail_off.Read(sb), ir.getInt64Ty()));
+  llvm::Value* cqes = sb.At(regions.rings, ir.CreateZExt(rc.cqes_off.Read(sb), ir.getInt64Ty()));
+  llvm::Value* cq_mask = ir.CreateSub(rc.cq_entries.Read(sb), ir.getInt32(1), "cq_mask");
   // We own the head; the kernel publishes the tail.
   llvm::Value* head = sb.Load(ScalarType::kU32, cq_head_ptr, 0, 4);
   llvm::Value* tail = sb.Load(ScalarType::kU32, cq_tail_ptr, 0, 4, /*is_volatile=*/true);

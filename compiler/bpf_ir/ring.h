@@ -11,21 +11,29 @@
 
 namespace uringc {
 
-/// `.rodata` globals named `<prefix><field>` (default prefix `uringc_`), all `const volatile
-/// __u32`. The loader must set every one before load (uringc::RingLayoutFromParams computes them);
-/// the initial values describe no ring, so a forgotten one fails at get_region or in the verifier.
+/// One field of the ring layout: a `const volatile __u32` member of the `.rodata` struct
+/// `<prefix>ring` (one global, so a step loads its address once for all of them).
+struct RingConstant {
+  llvm::GlobalVariable* layout = nullptr;
+  uint32_t index = 0;
+  llvm::Value* Read(StepBuilder& sb) const { return sb.ReadConstField(layout, index); }
+};
+
+/// The fields of `.rodata struct uringc_ring_layout <prefix>ring` (default prefix `uringc_`). The
+/// loader must set every one before load (uringc::RingLayoutFromParams computes them); the
+/// initial values describe no ring, so a forgotten one fails at get_region or in the verifier.
 struct RingConstants {
-  llvm::GlobalVariable* sq_entries = nullptr;   ///< power of two
-  llvm::GlobalVariable* cq_entries = nullptr;   ///< power of two
-  llvm::GlobalVariable* sq_tail_off = nullptr;  ///< offsets into the rings region
-  llvm::GlobalVariable* cq_head_off = nullptr;
-  llvm::GlobalVariable* cq_tail_off = nullptr;
-  llvm::GlobalVariable* cqes_off = nullptr;
-  llvm::GlobalVariable* rings_size = nullptr;   ///< bytes of the rings region to map
-  llvm::GlobalVariable* sqes_size = nullptr;    ///< bytes of the SQE array to map
+  RingConstant sq_entries;   ///< power of two
+  RingConstant cq_entries;   ///< power of two
+  RingConstant sq_tail_off;  ///< offsets into the rings region
+  RingConstant cq_head_off;
+  RingConstant cq_tail_off;
+  RingConstant cqes_off;
+  RingConstant rings_size;  ///< bytes of the rings region to map
+  RingConstant sqes_size;   ///< bytes of the SQE array to map
   /// 1 on an SQ_REWIND ring (SQEs at sqes[0..n), the SQ tail stays 0), 0 with an SQ tail: the
   /// verifier knows the frozen value and removes the other ring's code (host_abi.h).
-  llvm::GlobalVariable* sq_rewind = nullptr;
+  RingConstant sq_rewind;
 };
 
 /// Declares the ring constants in `.rodata` (once per module; programs of one object share them).

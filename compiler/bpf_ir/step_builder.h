@@ -79,6 +79,8 @@ class StepBuilder {
              uint32_t align, bool is_volatile = false);
   /// Reads a `.rodata` constant with a volatile load, so -O2 keeps the loader's value.
   llvm::Value* ReadConst(llvm::GlobalVariable* rodata);
+  /// Field `index` of a `.rodata` array or struct of `__u32`s, read the same way.
+  llvm::Value* ReadConstField(llvm::GlobalVariable* rodata, uint32_t index);
   /// Adds `delta` to a scalar `.bss` global.
   void Increment(llvm::GlobalVariable* global, ScalarType type, uint64_t delta = 1);
 

@@ -19,9 +19,8 @@ SubmitQueue::SubmitQueue(StepBuilder& sb, const RingRegions& regions, const Ring
                          bool mid_step_flush)
     : sqes_(regions.sqes), sq_entries_(rc.sq_entries) {
   llvm::IRBuilder<>& ir = sb.ir();
-  sq_tail_ptr_ = sb.At(regions.rings, ir.CreateZExt(sb.ReadConst(rc.sq_tail_off),
-                                                     ir.getInt64Ty()));
-  rewind_ = ir.CreateICmpNE(sb.ReadConst(rc.sq_rewind), ir.getInt32(0), "sq_rewind");
+  sq_tail_ptr_ = sb.At(regions.rings, ir.CreateZExt(rc.sq_tail_off.Read(sb), ir.getInt64Ty()));
+  rewind_ = ir.CreateICmpNE(rc.sq_rewind.Read(sb), ir.getInt32(0), "sq_rewind");
   sq_tail_ = nullptr;
   if (!mid_step_flush) {
     sq_tail_ = ir.CreateSelect(rewind_, ir.getInt32(0),
@@ -45,7 +44,7 @@ llvm::Value* SubmitQueue::Tail(StepBuilder& sb) {
 
 void SubmitQueue::Push(StepBuilder& sb, const SqeFields& f) {
   llvm::IRBuilder<>& ir = sb.ir();
-  llvm::Value* entries = sb.ReadConst(sq_entries_);
+  llvm::Value* entries = sq_entries_.Read(sb);
   llvm::Value* pending = Pending(sb);
   sb.StopIf(ir.CreateICmpUGE(pending, entries), StopReason::kSqFull);
   llvm::Value* index =

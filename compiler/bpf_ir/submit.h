@@ -44,7 +44,7 @@ class SubmitQueue {
   llvm::Value* rewind_;  ///< i1: an SQ_REWIND ring; read once per step
   /// Read once per step (0 on SQ_REWIND rings); nullptr with mid_step_flush.
   llvm::Value* sq_tail_;
-  llvm::GlobalVariable* sq_entries_;
+  RingConstant sq_entries_;
   llvm::GlobalVariable* pending_;
 };
 

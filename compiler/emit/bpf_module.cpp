@@ -233,6 +233,12 @@ llvm::GlobalVariable* BpfModule::AddRodata(std::string_view name, ScalarType typ
   return gv;
 }
 
+llvm::GlobalVariable* BpfModule::AddRodata(std::string_view name, llvm::Type* type,
+                                           llvm::DIType* debug_type, uint32_t align,
+                                           SourceRange decl) {
+  return AddZeroed(name, type, debug_type, align, ".rodata", decl);
+}
+
 llvm::GlobalVariable* BpfModule::AddBss(std::string_view name, ScalarType type,
                                         SourceRange decl) {
   return AddBss(name, IrType(type), types_->Scalar(type), ScalarSize(type), decl);
@@ -241,10 +247,16 @@ llvm::GlobalVariable* BpfModule::AddBss(std::string_view name, ScalarType type,
 llvm::GlobalVariable* BpfModule::AddBss(std::string_view name, llvm::Type* type,
                                         llvm::DIType* debug_type, uint32_t align,
                                         SourceRange decl) {
-  auto* gv = new llvm::GlobalVariable(*module_, type, /*isConstant=*/false,
-                                      llvm::GlobalValue::ExternalLinkage,
-                                      llvm::Constant::getNullValue(type), Ref(name));
-  gv->setSection(".bss");
+  return AddZeroed(name, type, debug_type, align, ".bss", decl);
+}
+
+llvm::GlobalVariable* BpfModule::AddZeroed(std::string_view name, llvm::Type* type,
+                                           llvm::DIType* debug_type, uint32_t align,
+                                           const char* section, SourceRange decl) {
+  auto* gv = new llvm::GlobalVariable(
+      *module_, type, /*isConstant=*/std::string_view(section) == ".rodata",
+      llvm::GlobalValue::ExternalLinkage, llvm::Constant::getNullValue(type), Ref(name));
+  gv->setSection(section);
   gv->setAlignment(llvm::Align(align));
   DebugGlobal(gv, debug_type, decl);
   return gv;

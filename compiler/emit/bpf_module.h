@@ -102,6 +102,9 @@ class BpfModule {
   /// With `type_name`, its BTF type is `typedef T type_name` (see DebugTypes::ConstVolatileNamed).
   llvm::GlobalVariable* AddRodata(std::string_view name, ScalarType type, uint64_t initial,
                                   SourceRange decl, std::string_view type_name = {});
+  /// A zero-initialised load-time constant of any type (a struct of them) in `.rodata`.
+  llvm::GlobalVariable* AddRodata(std::string_view name, llvm::Type* type, llvm::DIType* debug_type,
+                                  uint32_t align, SourceRange decl);
   /// A zero-initialised scalar in `.bss`.
   llvm::GlobalVariable* AddBss(std::string_view name, ScalarType type, SourceRange decl);
   /// A zero-initialised `.bss` global of any type with its debug type and alignment.
@@ -132,6 +135,9 @@ class BpfModule {
   void Abandon();
 
  private:
+  /// A zero-initialised global in `section` (".rodata": constant, or ".bss").
+  llvm::GlobalVariable* AddZeroed(std::string_view name, llvm::Type* type, llvm::DIType* debug_type,
+                                  uint32_t align, const char* section, SourceRange decl);
   unsigned LineOf(SourceRange range) const;
   llvm::DIGlobalVariableExpression* DebugGlobal(llvm::GlobalVariable* gv, llvm::DIType* type,
                                                 SourceRange decl);

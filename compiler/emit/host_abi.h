@@ -21,6 +21,12 @@ inline constexpr const char* kFdTypeName = "uringc_fd";
 /// declares `uringc_sq_tail_off` without it is refused on SQ_REWIND rings.
 inline constexpr const char* kSqRewindGlobal = "uringc_sq_rewind";
 
+/// `.rodata const volatile struct uringc_ring_layout uringc_ring`: compiled controllers keep the
+/// ring constants in one struct (one address to load per step), each field named as the
+/// `uringc_<field>` global a hand-written controller would declare (`sq_entries`, `sq_rewind`...);
+/// the runtime fills both forms.
+inline constexpr const char* kRingLayoutGlobal = "uringc_ring";
+
 /// `.rodata __u32 uringc_needs_submit_all = 1`: the controller submits each batch with one
 /// bpf_io_uring_submit_sqes call and counts on IORING_SETUP_SUBMIT_ALL to go past an SQE whose
 /// preparation fails. The runtime refuses to load it on a ring without that flag.

@@ -30,7 +30,7 @@ void GraphLowerer::FlushIfFull(StepBuilder& b) {
   if (!wide_) return;
   // The instances of a wide fork are cancelled in one step, one SQE or more each: a full SQ is
   // submitted (the kernel takes its SQEs at once) rather than stopping the graph with kSqFull.
-  llvm::Value* full = b.ir().CreateICmpUGE(queue_->Pending(b), b.ReadConst(rc_.sq_entries));
+  llvm::Value* full = b.ir().CreateICmpUGE(queue_->Pending(b), rc_.sq_entries.Read(b));
   EmitIf(b, full, [&](StepBuilder& b) { queue_->Flush(b); });
   push_has_room_ = true;
 }

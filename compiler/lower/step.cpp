@@ -226,7 +226,7 @@ void GraphLowerer::EmitStep() {
         llvm::Value* pending = queue_->Pending(b);
         llvm::Value* room = ir.CreateOr(
             ir.CreateICmpEQ(pending, ir.getInt32(0)),
-            ir.CreateICmpULE(ir.CreateAdd(pending, room_needed), b.ReadConst(rc_.sq_entries)));
+            ir.CreateICmpULE(ir.CreateAdd(pending, room_needed), rc_.sq_entries.Read(b)));
         return ir.CreateAnd(ir.CreateAnd(Running(b), AnyReady(b)), room);
       },
       [&](StepBuilder& b, llvm::Value*) {
@@ -270,7 +270,7 @@ void GraphLowerer::EmitCancelAllOnce(StepBuilder& sb) {
   EmitIf(sb, is_ending, [&](StepBuilder& b) {
     llvm::Value* inflight = b.Load(ScalarType::kU32, inflight_, 0, 4, true);
     llvm::Value* sent = b.Load(ScalarType::kU32, cancel_sent_, 0, 4, true);
-    llvm::Value* room = ir.CreateICmpULT(queue_->Pending(b), b.ReadConst(rc_.sq_entries));
+    llvm::Value* room = ir.CreateICmpULT(queue_->Pending(b), rc_.sq_entries.Read(b));
     EmitIf(b,
            ir.CreateAnd(ir.CreateAnd(ir.CreateICmpNE(inflight, ir.getInt32(0)),
                                      ir.CreateICmpEQ(sent, ir.getInt32(0))),

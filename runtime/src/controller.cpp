@@ -392,6 +392,15 @@ Result<void> Controller::SetRingConstants(const Ring& ring) {
                              l.sq_rewind};
   for (size_t i = 0; i < RingConstantNames().size(); ++i) {
     const std::string& name = RingConstantNames()[i];
+    // Compiled controllers keep the ring layout in one struct (kRingLayoutGlobal), hand-written
+    // ones in a global per constant; the fields are named after the globals.
+    const std::string field =
+        std::string(kRingLayoutGlobal) + "." + name.substr(std::string("uringc_").size());
+    if (globals_.Has(kRingLayoutGlobal) && globals_.Find(field).ok()) {
+      auto r = SetUint(field, values[i]);
+      if (!r) return r.error();
+      continue;
+    }
     if (!globals_.Has(name)) continue;
     auto v = globals_.Find(name);
     if (!v->read_only()) {

@@ -93,14 +93,13 @@ class RingFixture : public ::testing::Test {
     object_ = bpf_object__open_mem(e.begin, e.end - e.begin, &open_opts);
     ASSERT_NE(object_, nullptr) << "bpf_object__open_mem: " << strerror(errno) << "\n"
                                 << libbpf_messages;
-    const std::pair<const char*, uint64_t> values[] = {
-        {"uringc_sq_entries", layout_.sq_entries}, {"uringc_cq_entries", layout_.cq_entries},
-        {"uringc_sq_tail_off", layout_.sq_tail_off}, {"uringc_cq_head_off", layout_.cq_head_off},
-        {"uringc_cq_tail_off", layout_.cq_tail_off}, {"uringc_cqes_off", layout_.cqes_off},
-        {"uringc_rings_size", layout_.rings_size},   {"uringc_sqes_size", layout_.sqes_size}};
-    for (const auto& [name, value] : values) {
+    // The fields of `uringc_ring` in order (compiler/bpf_ir/ring.cpp).
+    const uint32_t layout[] = {layout_.sq_entries,  layout_.cq_entries,  layout_.sq_tail_off,
+                               layout_.cq_head_off, layout_.cq_tail_off, layout_.cqes_off,
+                               layout_.rings_size,  layout_.sqes_size,   layout_.sq_rewind};
+    for (size_t i = 0; i < sizeof(layout) / sizeof(layout[0]); ++i) {
       std::string error;
-      ASSERT_TRUE(SetRodata(object_, name, value, &error)) << error;
+      ASSERT_TRUE(SetRodataWord(object_, "uringc_ring", i, layout[i], &error)) << error;
     }
     for (const auto& [name, value] : params) {
       std::string error;

@@ -4,6 +4,7 @@
 #include <bpf/btf.h>
 
 #include <cstring>
+#include <string>
 
 namespace uringc::testing {
 
@@ -34,6 +35,25 @@ bpf_map* FindInternalMap(bpf_object* object, const char* suffix) {
     if (n >= s && std::strcmp(name + n - s, suffix) == 0) return map;
   }
   return nullptr;
+}
+
+bool SetRodataWord(bpf_object* object, const char* name, size_t index, uint32_t value,
+                   std::string* error) {
+  GlobalSlot slot;
+  if (!FindGlobal(object, ".rodata", name, &slot) || 4 * (index + 1) > slot.size) {
+    *error = std::string("no .rodata global `") + name + "` with word " + std::to_string(index);
+    return false;
+  }
+  bpf_map* rodata = FindInternalMap(object, ".rodata");
+  size_t size = 0;
+  auto* data =
+      rodata ? static_cast<unsigned char*>(bpf_map__initial_value(rodata, &size)) : nullptr;
+  if (data == nullptr || slot.offset + slot.size > size) {
+    *error = "no writable .rodata map";
+    return false;
+  }
+  std::memcpy(data + slot.offset + 4 * index, &value, 4);
+  return true;
 }
 
 bool SetRodata(bpf_object* object, const char* name, uint64_t value, std::string* error) {

@@ -25,5 +25,9 @@ bpf_map* FindInternalMap(bpf_object* object, const char* suffix);
 
 /// Writes an integer of the global's size into a `.rodata` global before load.
 bool SetRodata(bpf_object* object, const char* name, uint64_t value, std::string* error);
+/// Writes the `index`-th `__u32` of a `.rodata` struct or array (a compiled controller's
+/// `uringc_ring`) before load.
+bool SetRodataWord(bpf_object* object, const char* name, size_t index, uint32_t value,
+                   std::string* error);
 
 }  // namespace uringc::testing

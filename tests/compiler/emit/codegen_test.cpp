@@ -154,8 +154,7 @@ TEST(CodegenObject, BtfDescribesOpsKfuncsAndGlobals) {
   }
   btf__free(raw);
   // The parameter, the output, the ring constants the loader sets and the run state it reads.
-  for (const char* var : {"n", "done", "uringc_sq_entries", "uringc_rings_size", "uringc_status",
-                          "uringc_error"}) {
+  for (const char* var : {"n", "done", "uringc_ring", "uringc_status", "uringc_error"}) {
     EXPECT_GT(btf__find_by_name_kind(types, var, BTF_KIND_VAR), 0) << var;
   }
   int prog = btf__find_by_name_kind(types, "nop_chain", BTF_KIND_FUNC);
