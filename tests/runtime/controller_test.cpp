@@ -143,7 +143,7 @@ TEST(ControllerTest, RunBeforeAttachAndAttachBeforeLoadAreErrors) {
 
 // On an SQ_REWIND ring the kernel takes sqes[0..n) and ignores the SQ tail: a controller that
 // advances the tail (nop_named) is refused before anything is loaded; a compiled one, which
-// reads uringc_sq_rewind, handles both rings. The borrowed ring only carries the flags, which is
+// reads uringc_ring.sq_rewind, handles both rings. The borrowed ring only carries the flags, which is
 // all Load looks at before it checks the kernel.
 TEST(ControllerTest, ATailControllerIsRefusedOnARewindRing) {
   io_uring_params p{};

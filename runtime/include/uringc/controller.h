@@ -87,9 +87,10 @@ class Controller {
   /// Raw bytes; size must equal the variable's.
   Result<void> SetBytes(const std::string& name, const void* data, size_t size);
 
-  /// The controller can run on an SQ_REWIND ring: it reads `uringc_sq_rewind` (compiled
-  /// controllers do), or never reads `uringc_sq_tail_off`. Load refuses other controllers on
-  /// such rings (kRingNotSupported); `uringc run --ring auto` gives them a tail ring.
+  /// The controller can run on an SQ_REWIND ring: it reads `uringc_sq_rewind`, or never reads
+  /// `uringc_sq_tail_off` (compiled controllers read the `sq_rewind` field of `uringc_ring`).
+  /// Load refuses other controllers on such rings (kRingNotSupported); `uringc run --ring auto`
+  /// gives them a tail ring.
   bool HandlesRewindRings() const;
 
   /// The buffers parameters the object declares, in declaration order.
