@@ -1,8 +1,11 @@
 // The back end's rows (see backend_phases.h). `lower` chooses the graph, lowers it into a new
 // BpfModule and finishes the module (so its dump is the IR LLVM's passes start from); `optimize`
-// and `codegen` are emit/codegen.h's two steps.
+// and `codegen` are emit/codegen.h's two steps. For the host target, `lower` also keeps a copy
+// of the lowered module, and `host` rewrites that copy (emit/host_module.h, which needs the BPF
+// object `codegen` made) and optimizes it; `host-codegen` emits it.
 #include "driver/backend_phases.h"
 
+#include "emit/host_module.h"
 #include "lower/lower.h"
 
 namespace uringc::driver {
@@ -46,8 +49,10 @@ bool Lower(Compilation& c) {
   GraphLoweringOptions options;
   options.break_region_null_check = b.request.break_region_null_check;
   options.break_instruction_selection = b.request.break_instruction_selection;
-  return LowerGraphToBpf(g, *b.module, options, c.diagnostics) &&
-         b.module->Finalize(c.diagnostics);
+  if (!LowerGraphToBpf(g, *b.module, options, c.diagnostics) || !b.module->Finalize(c.diagnostics))
+    return false;
+  if (b.request.target == CodeTarget::kHost) b.module->CloneForHost();
+  return true;
 }
 
 bool Optimize(Compilation& c) {
@@ -57,7 +62,31 @@ bool Optimize(Compilation& c) {
 
 bool Codegen(Compilation& c) {
   Backend& b = Mutable(c);
-  std::optional<std::string> out = EmitModule(*b.module, b.request.codegen, c.diagnostics);
+  const bool host = b.request.target == CodeTarget::kHost;
+  CodegenOptions options = b.request.codegen;
+  if (host) options.emit = EmitKind::kObj;  // the host object embeds it
+  std::optional<std::string> out = EmitModule(*b.module, options, c.diagnostics);
+  if (!out) return false;
+  (host ? b.bpf_object : b.output) = std::move(*out);
+  return true;
+}
+
+bool Host(Compilation& c) {
+  Backend& b = Mutable(c);
+  if (b.request.target != CodeTarget::kHost) return true;
+  const HostModuleSpec spec{.graph = b.graph->name,
+                            .program = b.graph->name,
+                            .symbol = b.request.host_symbol,
+                            .bpf_object = b.bpf_object};
+  return RetargetModuleToHost(*b.module->host_module(), spec, c.diagnostics) &&
+         OptimizeModule(*b.module, b.request.codegen.opt, c.diagnostics, CodeTarget::kHost);
+}
+
+bool HostCodegen(Compilation& c) {
+  Backend& b = Mutable(c);
+  if (b.request.target != CodeTarget::kHost) return true;
+  std::optional<std::string> out =
+      EmitModule(*b.module, b.request.codegen, c.diagnostics, CodeTarget::kHost);
   if (out) b.output = std::move(*out);
   return out.has_value();
 }
@@ -65,6 +94,12 @@ bool Codegen(Compilation& c) {
 void DumpLlvmIr(const Compilation& c, std::ostream& out) {
   const Backend* b = BackendOf(c);
   if (b != nullptr && b->module != nullptr) out << PrintModuleIr(*b->module);
+}
+
+void DumpHostIr(const Compilation& c, std::ostream& out) {
+  const Backend* b = BackendOf(c);
+  if (b != nullptr && b->module != nullptr && b->module->host_module() != nullptr)
+    out << PrintModuleIr(*b->module, CodeTarget::kHost);
 }
 
 }  // namespace
@@ -83,12 +118,18 @@ const Backend* BackendOf(const Compilation& c) {
 
 const std::vector<Phase>& BackendPhases() {
   static const std::vector<Phase> kPhases = {
-      {"lower", "one graph of the rgir to LLVM IR for BPF: its loop_step controller",
-       DumpLlvmIr, Lower},
-      {"optimize", "LLVM's passes: what the BPF target needs, at -O2 uringc's pipeline",
-       DumpLlvmIr, Optimize},
-      {"codegen", "BPF code generation: the object, assembly or IR that --emit asks for",
-       nullptr, Codegen},
+      {"lower", "one graph of the rgir to LLVM IR for BPF: its loop_step controller", DumpLlvmIr,
+       Lower},
+      {"optimize", "LLVM's passes: what the BPF target needs, at -O2 uringc's pipeline", DumpLlvmIr,
+       Optimize},
+      {"codegen", "BPF code generation: the object, assembly or IR that --emit asks for", nullptr,
+       Codegen},
+      {"host",
+       "--target=host: the same lowering for x86-64, its state laid out as the BPF "
+       "object's sections, optimized",
+       DumpHostIr, Host},
+      {"host-codegen", "--target=host: x86-64 code generation, the object embedding the BPF one",
+       nullptr, HostCodegen},
   };
   return kPhases;
 }

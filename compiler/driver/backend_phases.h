@@ -22,6 +22,11 @@ struct CompileRequest {
   std::string file;
   std::string graph;  ///< which graph; empty = the only one
   CodegenOptions codegen;
+  /// kBpf: the BPF object. kHost: also the host engine's x86-64 object, which embeds the BPF
+  /// object (emit/host_module.h); `codegen.emit` then applies to the host code.
+  CodeTarget target = CodeTarget::kBpf;
+  /// With kHost: the descriptor's symbol; empty for uringc_program_<graph> (HostProgramSymbol).
+  std::string host_symbol;
   KernelAbi abi = kDefaultKernelAbi;
   bool break_region_null_check = false;     ///< test only (uringc-test): see GraphLoweringOptions
   bool break_instruction_selection = false;  ///< test only (uringc-test): see GraphLoweringOptions
@@ -37,7 +42,8 @@ struct Backend final : BackendState {
   /// diagnostic.
   std::string usage_error;
   std::unique_ptr<BpfModule> module;
-  std::string output;  ///< codegen's: the object's bytes, or text
+  std::string output;      ///< the last codegen row's: the object's bytes, or text
+  std::string bpf_object;  ///< with CodeTarget::kHost: the BPF object the host object embeds
 };
 
 /// Gives `c` a Backend for `request` (replacing any earlier one) and returns it.
@@ -46,7 +52,8 @@ Backend& StartBackend(Compilation& c, const CompileRequest& request);
 /// The Backend of `c`, or nullptr when StartBackend was not called.
 const Backend* BackendOf(const Compilation& c);
 
-/// lower, optimize, codegen.
+/// lower, optimize, codegen, and for CodeTarget::kHost host and host-codegen (rows that do nothing
+/// for kBpf).
 const std::vector<Phase>& BackendPhases();
 
 /// FrontendPhases() then BackendPhases(): what `compile` runs, and lists in its --help.

@@ -9,7 +9,9 @@
 
 namespace uringc::driver {
 
-/// The header for graph `g`, compiled from `file` (named in its first comment).
-std::string CHeader(const rgir::Graph& g, const std::string& file);
+/// The header for graph `g`, compiled from `file` (named in its first comment). With a
+/// `host_symbol` (an object made with --target=host) it also declares that descriptor.
+std::string CHeader(const rgir::Graph& g, const std::string& file,
+                    const std::string& host_symbol = "");
 
 }  // namespace uringc::driver

@@ -3,12 +3,14 @@
 // and `run` share. See compile_command.h.
 #include "driver/compile_command.h"
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <memory>
 
 #include "driver/c_header.h"
+#include "emit/host_module.h"
 #include "llvm/IR/PassTimingInfo.h"
 #include "llvm/Pass.h"
 #include "llvm/Support/raw_ostream.h"
@@ -95,14 +97,18 @@ int Compile(const CompileCommand& cmd, Io& io) {
   const rgir::Graph& graph = *BackendOf(c)->graph;
   std::string path = opts.output;
   if (path.empty()) {
-    path = graph.name + (req.codegen.emit == EmitKind::kObj   ? ".bpf.o"
+    const bool host = req.target == CodeTarget::kHost;
+    path = graph.name + (req.codegen.emit == EmitKind::kObj   ? (host ? ".o" : ".bpf.o")
                          : req.codegen.emit == EmitKind::kAsm ? ".s"
                                                               : ".ll");
   }
   if (!WriteOutput(path, *out, io)) return kExitUsage;
   if (cmd.emit_header->count() > 0) {
     const std::string header = cmd.header_path.empty() ? HeaderPathFor(path) : cmd.header_path;
-    if (!WriteOutput(header, CHeader(graph, req.file), io)) return kExitUsage;
+    const std::string symbol = req.target != CodeTarget::kHost ? ""
+                               : req.host_symbol.empty()       ? HostProgramSymbol(graph.name)
+                                                               : req.host_symbol;
+    if (!WriteOutput(header, CHeader(graph, req.file, symbol), io)) return kExitUsage;
   }
   return kExitOk;
 }
@@ -158,10 +164,32 @@ void AddBackendOptions(CLI::App& cmd, CompileRequest& req, std::string& target_k
 
 Runner DeclareCompile(CLI::App& cmd, bool test_switches) {
   auto s = std::make_shared<CompileCommand>();
-  AddOutputOption(cmd, s->opts, "the output (default: the graph's name with .bpf.o, .s or .ll; "
-                                "-: stdout)");
-  AddEmitOption(cmd, s->opts, {"obj", "asm", "llvm"},
-                "a BPF object (default), BPF assembly, or LLVM IR");
+  AddOutputOption(cmd, s->opts,
+                  "the output (default: the graph's name with .bpf.o (.o for "
+                  "--target=host), .s or .ll; -: stdout)");
+  AddEmitOption(cmd, s->opts, {"obj", "asm", "llvm"}, "an object (default), assembly, or LLVM IR");
+  cmd.add_option_function<std::string>(
+         "--target",
+         [s](const std::string& target) {
+           s->request.target = target == "host" ? CodeTarget::kHost : CodeTarget::kBpf;
+         },
+         "bpf (default): the kernel engine's BPF object; host: an x86-64 object to link into an "
+         "application, with the host engine's loop_step and the BPF object inside "
+         "(`uringc_program_<graph>`, runtime/include/uringc/program.h)")
+      ->type_name("TARGET")
+      ->check(CLI::IsMember({"bpf", "host"}));
+  cmd.add_option("--symbol", s->request.host_symbol,
+                 "with --target=host: the descriptor's symbol (default uringc_program_<graph>), "
+                 "to link two builds of one graph into one program")
+      ->type_name("NAME")
+      ->check(CLI::Validator(
+          [](const std::string& v) -> std::string {
+            bool ok = !v.empty() && !std::isdigit(static_cast<unsigned char>(v[0]));
+            for (char ch : v)
+              ok = ok && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
+            return ok ? "" : "`" + v + "` is not a C identifier";
+          },
+          ""));
   AddBackendOptions(cmd, s->request, s->target_kernel);
   s->emit_header =
       cmd.add_flag("--emit-header{}", s->header_path,

@@ -3,6 +3,8 @@
 // (-O0/-O2, --target-kernel, --graph, --stdlib). A `.uring` file is compiled in memory and the
 // object written to a private temporary directory (the runtime and --vm need a file), then the
 // runtime's RunParsedCommand runs it exactly as `uringc-run` would; a `.bpf.o` runs as it is.
+// Unless --engine=kernel or --vm, the file is compiled for the host too (--target=host) and that
+// object linked into this process (host_jit.h), so the runtime can choose the host engine.
 // `--target-kernel=auto --vm` targets the guests' kernels (the suites given), not the host's.
 // The temporary object is removed however the command ends, by a signal before the run starts
 // too (runtime/cli/interrupt.h); a failed write of it is an error, not half an object.
@@ -17,6 +19,7 @@
 #include "diag/formatter.h"
 #include "driver/compile_command.h"
 #include "driver/driver.h"
+#include "driver/host_jit.h"
 #include "interrupt.h"
 #include "run_args.h"
 #include "run_command.h"
@@ -41,10 +44,12 @@ bool EndsWith(const std::string& s, const std::string& e) {
 // nullopt after printing why not. The exit status is then in `status`. `texts` gets the sources
 // compiled, so a verifier report quotes them rather than the files read back.
 std::optional<std::string> CompileToTemp(const RunCompiledCommand& cmd, std::string& dir,
-                                         int& status, SourceTexts& texts) {
+                                         int& status, SourceTexts& texts,
+                                         std::unique_ptr<HostJit>& host) {
   status = kExitUsage;
   CompileRequest req = cmd.request;
   req.file = cmd.file;
+  if (!cmd.run.vm && cmd.run.engine != EngineChoice::kKernel) req.target = CodeTarget::kHost;
   std::string error;
   // With --vm the program runs in the guests, so `auto` means their kernels, not this one.
   const bool guests = cmd.run.vm && cmd.target_kernel == "auto";
@@ -74,13 +79,23 @@ std::optional<std::string> CompileToTemp(const RunCompiledCommand& cmd, std::str
   }
   status = kExitErrors;
   if (!obj) return std::nullopt;
+  const std::string& graph = BackendOf(c)->graph->name;
+  if (req.target == CodeTarget::kHost) {
+    std::string error;
+    host = HostJit::Link(*obj, graph, error);
+    if (host == nullptr) {
+      std::cerr << "uringc run: error: cannot link the host engine's code: " << error << "\n";
+      return std::nullopt;
+    }
+    *obj = BackendOf(c)->bpf_object;
+  }
   auto made = MakeTempDir("uringc-run");
   if (!made) {
     std::cerr << "uringc run: error: " << made.error().message << "\n";
     return std::nullopt;
   }
   dir = *made;
-  const std::string path = dir + "/" + BackendOf(c)->graph->name + ".bpf.o";
+  const std::string path = dir + "/" + graph + ".bpf.o";
   auto written = WriteNewFile(path, *obj);
   if (!written) {
     std::cerr << "uringc run: error: cannot write the compiled object: "
@@ -96,14 +111,16 @@ int RunCompiled(const RunCompiledCommand& cmd) {
   args.object = cmd.file;
   std::string dir;
   SourceTexts texts;
+  std::unique_ptr<HostJit> host;
   if (EndsWith(cmd.file, ".uring")) {
     int status = kExitOk;
-    auto object = CompileToTemp(cmd, dir, status, texts);
+    auto object = CompileToTemp(cmd, dir, status, texts, host);
     if (!object) {
       if (!dir.empty()) RemoveTemp(dir);
       return status;
     }
     args.object = *object;
+    if (host) args.host_program = &host->program();
   }
   const int status = RunParsedCommand(args, "uringc run", texts);
   if (!dir.empty()) {

@@ -11,6 +11,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 namespace uringc {
@@ -291,7 +292,10 @@ SourceRange BpfModule::RangeOf(std::string_view file_name, uint32_t line, uint32
   return {};
 }
 
+void BpfModule::CloneForHost() { host_ = llvm::CloneModule(*module_); }
+
 void BpfModule::Abandon() {
+  (void)host_.release();
   (void)types_.release();
   (void)di_.release();
   (void)module_.release();

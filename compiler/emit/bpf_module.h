@@ -129,6 +129,12 @@ class BpfModule {
   bool Finalize(DiagnosticList& diags);
   bool finalized() const { return finalized_; }
 
+  /// Copies the finished module for the host target (emit/host_module.h rewrites the copy): the
+  /// one lowering both targets start from. Call after Finalize and before any pass runs.
+  void CloneForHost();
+  /// The copy CloneForHost made, in this module's context; nullptr before.
+  llvm::Module* host_module() { return host_.get(); }
+
   /// For after LLVM failed fatally while working on this module (RunCatchingLlvmFatalErrors):
   /// leaks the LLVM context and module instead of destroying them, since LLVM may have left
   /// objects behind that point into them. Nothing but destruction may follow.
@@ -145,6 +151,7 @@ class BpfModule {
   BpfModuleOptions options_;
   std::unique_ptr<llvm::LLVMContext> context_;
   std::unique_ptr<llvm::Module> module_;
+  std::unique_ptr<llvm::Module> host_;
   std::unique_ptr<llvm::DIBuilder> di_;
   std::unique_ptr<DebugTypes> types_;
   llvm::DICompileUnit* cu_ = nullptr;

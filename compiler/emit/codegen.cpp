@@ -1,6 +1,7 @@
 // Pass pipeline and code generation for a BpfModule, with LLVM's errors caught; see codegen.h.
 #include "emit/codegen.h"
 
+#include "emit/host_target.h"
 #include "emit/llvm_diagnostics.h"
 #include "emit/long_block_pass_gate.h"
 #include "emit/opt_pipeline.h"
@@ -13,15 +14,20 @@
 namespace uringc {
 namespace {
 
-// Runs `step` with a BPF TargetMachine for `opt`, LLVM's diagnostics collected into `diags` and
-// its fatal errors caught. False when LLVM reported an error or failed fatally; after a fatal
-// error the module is abandoned and a BackendError at the first program says so.
-bool RunLlvmStep(BpfModule& module, OptLevel opt, DiagnosticList& diags,
+const char* TargetName(CodeTarget target) { return target == CodeTarget::kHost ? "x86-64" : "BPF"; }
+
+// Runs `step` with the TargetMachine of `target` for `opt`, LLVM's diagnostics collected into
+// `diags` and its fatal errors caught. False when LLVM reported an error or failed fatally; after
+// a fatal error the module is abandoned and a BackendError at the first program says so.
+bool RunLlvmStep(BpfModule& module, OptLevel opt, CodeTarget target, DiagnosticList& diags,
                  llvm::function_ref<void(llvm::TargetMachine&)> step) {
   std::string error;
-  std::unique_ptr<llvm::TargetMachine> tm = CreateBpfTargetMachine(opt, &error);
+  std::unique_ptr<llvm::TargetMachine> tm = target == CodeTarget::kHost
+                                                ? CreateHostTargetMachine(opt, &error)
+                                                : CreateBpfTargetMachine(opt, &error);
   if (tm == nullptr) {
-    diags.Error(DiagKind::kInternalCompilerError, {}, "cannot target BPF: " + error);
+    diags.Error(DiagKind::kInternalCompilerError, {},
+                std::string("cannot target ") + TargetName(target) + ": " + error);
     return false;
   }
   llvm::LLVMContext& ctx = module.context();
@@ -36,8 +42,8 @@ bool RunLlvmStep(BpfModule& module, OptLevel opt, DiagnosticList& diags,
     (void)tm.release();
     module.Abandon();
     diags.Error(DiagKind::kBackendError, program,
-                "LLVM failed while generating BPF code: " + fatal +
-                    "; this is a bug in uringc, please report it with this `.uring` file");
+                std::string("LLVM failed while generating ") + TargetName(target) + " code: " +
+                    fatal + "; this is a bug in uringc, please report it with this `.uring` file");
     return false;
   }
   collector->Flush();
@@ -46,21 +52,26 @@ bool RunLlvmStep(BpfModule& module, OptLevel opt, DiagnosticList& diags,
   return errors == 0;
 }
 
+llvm::Module& TargetModule(BpfModule& module, CodeTarget target) {
+  return target == CodeTarget::kHost ? *module.host_module() : module.module();
+}
+
 }  // namespace
 
-bool OptimizeModule(BpfModule& module, OptLevel opt, DiagnosticList& diags) {
+bool OptimizeModule(BpfModule& module, OptLevel opt, DiagnosticList& diags, CodeTarget target) {
   if (!module.finalized() && !module.Finalize(diags)) return false;
-  return RunLlvmStep(module, opt, diags, [&](llvm::TargetMachine& tm) {
-    RunOptPipeline(module.module(), tm, opt);
+  return RunLlvmStep(module, opt, target, diags, [&](llvm::TargetMachine& tm) {
+    RunOptPipeline(TargetModule(module, target), tm, opt);
   });
 }
 
 std::optional<std::string> EmitModule(BpfModule& module, const CodegenOptions& options,
-                                      DiagnosticList& diags) {
-  if (options.emit == EmitKind::kLlvm) return PrintModuleIr(module);
+                                      DiagnosticList& diags, CodeTarget target) {
+  if (options.emit == EmitKind::kLlvm) return PrintModuleIr(module, target);
+  llvm::Module& m = TargetModule(module, target);
   llvm::SmallVector<char, 0> buffer;
   bool emitted = true;
-  const bool ok = RunLlvmStep(module, options.opt, diags, [&](llvm::TargetMachine& tm) {
+  const bool ok = RunLlvmStep(module, options.opt, target, diags, [&](llvm::TargetMachine& tm) {
     llvm::raw_svector_ostream os(buffer);
     llvm::legacy::PassManager pm;
     auto file_type = options.emit == EmitKind::kAsm ? llvm::CodeGenFileType::AssemblyFile
@@ -71,13 +82,16 @@ std::optional<std::string> EmitModule(BpfModule& module, const CodegenOptions& o
       emitted = false;
       return;
     }
-    ShareGlobalAddresses(module.module());  // linear codegen for large functions
-    LongBlockPassGate gate(module.module());  // and for very long blocks
+    // Linear codegen for large functions: the BPF back end's LD_imm64 addresses (the host's
+    // globals are offsets from one state pointer already).
+    if (target == CodeTarget::kBpf) ShareGlobalAddresses(m);
+    LongBlockPassGate gate(m);  // and for very long blocks
     ScopedPassGate scoped(module.context(), gate);
-    pm.run(module.module());
+    pm.run(m);
   });
   if (ok && !emitted) {
-    diags.Error(DiagKind::kInternalCompilerError, {}, "the BPF target cannot emit this file type");
+    diags.Error(DiagKind::kInternalCompilerError, {},
+                std::string("the ") + TargetName(target) + " target cannot emit this file type");
     return std::nullopt;
   }
   if (!ok) return std::nullopt;
@@ -90,10 +104,10 @@ std::optional<std::string> Codegen(BpfModule& module, const CodegenOptions& opti
   return EmitModule(module, options, diags);
 }
 
-std::string PrintModuleIr(BpfModule& module) {
+std::string PrintModuleIr(BpfModule& module, CodeTarget target) {
   std::string out;
   llvm::raw_string_ostream os(out);
-  module.module().print(os, nullptr);
+  TargetModule(module, target).print(os, nullptr);
   return out;
 }
 

@@ -17,6 +17,10 @@ namespace uringc {
 
 enum class EmitKind { kLlvm, kAsm, kObj };
 
+/// Which of a BpfModule's modules a step works on: the BPF program, or the host copy
+/// (BpfModule::CloneForHost, rewritten by emit/host_module.h) for x86-64.
+enum class CodeTarget { kBpf, kHost };
+
 struct CodegenOptions {
   OptLevel opt = OptLevel::kO2;
   EmitKind emit = EmitKind::kObj;
@@ -26,19 +30,20 @@ struct CodegenOptions {
 /// `opt` on it in place (opt_pipeline.h). False with diagnostics in `diags` on any error: LLVM
 /// backend errors have kind `BpfStackLimit` or `BackendError`, internal failures
 /// `InternalCompilerError`; after a fatal error the module is abandoned (BpfModule::Abandon).
-bool OptimizeModule(BpfModule& module, OptLevel opt, DiagnosticList& diags);
+bool OptimizeModule(BpfModule& module, OptLevel opt, DiagnosticList& diags,
+                    CodeTarget target = CodeTarget::kBpf);
 
 /// Generates `options.emit`'s output from an optimized `module` (an ELF object's bytes, or text),
 /// with the code generator of `options.opt`; nullopt with diagnostics as OptimizeModule. The same
 /// module contents always give byte-identical output. Call once per module.
 std::optional<std::string> EmitModule(BpfModule& module, const CodegenOptions& options,
-                                      DiagnosticList& diags);
+                                      DiagnosticList& diags, CodeTarget target = CodeTarget::kBpf);
 
 /// OptimizeModule, then EmitModule: the back end after lowering in one call.
 std::optional<std::string> Codegen(BpfModule& module, const CodegenOptions& options,
                                    DiagnosticList& diags);
 
 /// The module's LLVM IR as text (what `--emit=llvm` writes, and `--dump-after` prints).
-std::string PrintModuleIr(BpfModule& module);
+std::string PrintModuleIr(BpfModule& module, CodeTarget target = CodeTarget::kBpf);
 
 }  // namespace uringc

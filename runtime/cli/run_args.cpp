@@ -86,6 +86,13 @@ void AddRunOptions(CLI::App& app, RunArgs& out) {
          "tail (an SQ tail), or auto (default: rewind where the kernel has it and the\n"
          "controller handles it, which compiled controllers do)")
       ->check(CLI::IsMember({"auto", "rewind", "tail"}));
+  app.add_option_function<std::string>(
+         "--engine", [&out](const std::string& v) { ParseEngineChoice(v, &out.engine); },
+         "where loop_step runs: kernel (the BPF object in the ring: Linux 7.1+ with\n"
+         "io_uring_bpf_ops, BPF privileges), host (the same lowering as native code in this\n"
+         "process: any io_uring kernel, no privileges; needs a .uring FILE), or auto\n"
+         "(default: kernel where it can run, else host; says which on stderr)")
+      ->check(CLI::IsMember({"auto", "kernel", "host"}));
   app.add_option("--verifier-log", out.verifier_log,
                  "write the verifier log there when loading fails")
       ->type_name("FILE");

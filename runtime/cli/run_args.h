@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "diag/formatter.h"
+#include "uringc/engine.h"
+#include "uringc/program.h"
 #include "uringc/result.h"
 #include "uringc/ring.h"
 
@@ -36,6 +38,10 @@ struct RunArgs {
   uint32_t cq_entries = 0;
   uint64_t mem_region = 0;
   RingMode ring_mode = RingMode::kAuto;  // --ring
+  EngineChoice engine = EngineChoice::kAuto;  // --engine
+  /// The host engine's code for `object`, when the caller compiled the .uring file for the host
+  /// too (`uringc run`, driver/host_jit.h); nullptr for an object file alone.
+  const uringc_program* host_program = nullptr;
   std::string verifier_log;
   uint64_t log_size = 1 << 20;
   uint64_t max_enters = 0;

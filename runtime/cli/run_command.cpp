@@ -352,7 +352,21 @@ int RunCommand(const RunArgs& args, const std::string& program, const SourceText
   co.verifier_log_path = args.verifier_log;
   co.log_size = args.log_size;
   co.source_texts = texts;
-  auto ctl = Controller::OpenFile(args.object, co);
+  if (args.engine == EngineChoice::kHost && args.host_program == nullptr) {
+    ReportError(program, args,
+                MakeError(DiagKind::kApiMisuse, EINVAL,
+                          "`" + args.object +
+                              "` is a BPF object, which holds no host code: run the .uring file "
+                              "(`uringc run FILE.uring --engine=host`), which is compiled for both "
+                              "engines"));
+    return kExitUsage;
+  }
+  const EngineDecision engine = ChooseEngine(args.engine, args.host_program != nullptr);
+  if (args.engine == EngineChoice::kAuto && args.host_program != nullptr)
+    std::fprintf(stderr, "%s: engine %s\n", program.c_str(), engine.why.c_str());
+  auto ctl = engine.engine == Engine::kHost
+                 ? Controller::OpenProgram(*args.host_program, Engine::kHost, co)
+                 : Controller::OpenFile(args.object, co);
   if (!ctl) {
     ReportError(program, args, ctl.error());
     return kExitErrors;
@@ -436,8 +450,8 @@ int RunCommand(const RunArgs& args, const std::string& program, const SourceText
     total.stats.wall_seconds += out->stats.wall_seconds;
     if (out->status != RunStatus::kInterrupted || stop_requested) break;
   }
-  std::printf("%s: %s on ring fd %d (ops `%s`)\n", program.c_str(), args.object.c_str(),
-              (*ring)->fd(), (*ctl)->ops_map_name().c_str());
+  std::printf("%s: %s on ring fd %d (ops `%s`, %s engine)\n", program.c_str(), args.object.c_str(),
+              (*ring)->fd(), (*ctl)->ops_map_name().c_str(), EngineName((*ctl)->engine()));
   PrintStats(total);
   std::printf("outputs:\n");
   PrintOutputs(**ctl);

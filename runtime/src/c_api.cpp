@@ -1,15 +1,15 @@
 // The C API (uringc.h) over the C++ classes: no exception or C++ type crosses it (an allocation
 // that fails is -ENOMEM, with errno set for the constructors), options are read only up to the
 // size the caller compiled against.
-#include "uringc/uringc.h"
-
 #include <cstring>
 #include <exception>
 #include <new>
 #include <string>
 
 #include "uringc/controller.h"
+#include "uringc/engine.h"
 #include "uringc/ring.h"
+#include "uringc/uringc.h"
 
 struct uringc_ring {
   std::unique_ptr<uringc::Ring> ring;
@@ -19,6 +19,7 @@ struct uringc_ctl {
   std::unique_ptr<uringc::Controller> ctl;
   std::string last_error;
   std::string_view last_kind;  // a name of diag/kinds.def, "" with no error
+  std::string engine_reason = "kernel: a BPF object";
 };
 
 namespace {
@@ -153,8 +154,10 @@ void* uringc_ring__mem_region(const uringc_ring* ring, size_t* size) {
 
 void uringc_ring__destroy(uringc_ring* ring) { delete ring; }
 
+// program != nullptr: a --target=host program on `engine`; else the object at path or buf.
 static uringc_ctl* OpenCommon(const uringc_ctl_open_opts* opts, const char* path, const void* buf,
-                              size_t size) try {
+                              size_t size, const uringc_program* program = nullptr,
+                              uringc_engine engine = URINGC_ENGINE_KERNEL) try {
   uringc_ctl_open_opts o;
   if (!ReadOpts(opts, &o)) {
     last_error = "uringc_ctl_open_opts: bad sz or unknown fields set";
@@ -167,15 +170,24 @@ static uringc_ctl* OpenCommon(const uringc_ctl_open_opts* opts, const char* path
   if (o.ops_map) co.ops_map = o.ops_map;
   if (o.log_size) co.log_size = o.log_size;
   if (o.verifier_log_path) co.verifier_log_path = o.verifier_log_path;
-  auto r = path ? uringc::Controller::OpenFile(path, co)
-                : uringc::Controller::OpenMemory(buf, size, co);
+  uringc::EngineDecision decision{uringc::Engine::kKernel, "kernel: a BPF object"};
+  if (program) {
+    const uringc::EngineChoice choice = engine == URINGC_ENGINE_HOST ? uringc::EngineChoice::kHost
+                                        : engine == URINGC_ENGINE_KERNEL
+                                            ? uringc::EngineChoice::kKernel
+                                            : uringc::EngineChoice::kAuto;
+    decision = uringc::ChooseEngine(choice, /*has_host_code=*/true);
+  }
+  auto r = program ? uringc::Controller::OpenProgram(*program, decision.engine, co)
+           : path  ? uringc::Controller::OpenFile(path, co)
+                   : uringc::Controller::OpenMemory(buf, size, co);
   if (!r) {
     last_error = r.error().message;
     last_kind = uringc::DiagKindName(r.error().kind);
     errno = -r.error().code;
     return nullptr;
   }
-  return new uringc_ctl{std::move(*r), "", {}};
+  return new uringc_ctl{std::move(*r), "", {}, decision.why};
 } catch (...) {
   return CaughtNew<uringc_ctl>();
 }
@@ -194,6 +206,26 @@ uringc_ctl* uringc_ctl__open_mem(const void* buf, size_t size, const uringc_ctl_
     return nullptr;
   }
   return OpenCommon(opts, nullptr, buf, size);
+}
+
+uringc_ctl* uringc_ctl__open_program(const uringc_program* program, uringc_engine engine,
+                                     const uringc_ctl_open_opts* opts) {
+  if (!program || engine < URINGC_ENGINE_AUTO || engine > URINGC_ENGINE_HOST) {
+    last_error = !program ? "uringc_ctl__open_program: no program"
+                          : "uringc_ctl__open_program: engine is not one of URINGC_ENGINE_*";
+    last_kind = uringc::DiagKindName(uringc::DiagKind::kApiMisuse);
+    errno = EINVAL;
+    return nullptr;
+  }
+  return OpenCommon(opts, nullptr, nullptr, 0, program, engine);
+}
+
+const char* uringc_ctl__engine(const uringc_ctl* ctl) {
+  return ctl ? uringc::EngineName(ctl->ctl->engine()) : "";
+}
+
+const char* uringc_ctl__engine_reason(const uringc_ctl* ctl) {
+  return ctl ? ctl->engine_reason.c_str() : "";
 }
 
 int uringc_ctl__set(uringc_ctl* ctl, const char* name, const char* value) try {

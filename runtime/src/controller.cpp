@@ -16,6 +16,7 @@
 #include "source/read_file.h"
 #include "uringc/explain.h"
 #include "uringc/features.h"
+#include "uringc/host_engine.h"
 #include "uringc/libbpf_messages.h"
 
 namespace uringc {
@@ -85,6 +86,7 @@ class ControllerLoop final : public LoopTarget {
   }
   int Enter() override {
     if (ring_.fd < 0) return -EBADF;
+    if (c_.host_engine() != nullptr) return c_.host_engine()->Enter(ring_);
     return ring_.kernel->IoUringEnter(ring_.fd, 0, 1, IORING_ENTER_GETEVENTS);
   }
   Result<ControllerState> ReadState() override {
@@ -156,6 +158,24 @@ Result<std::unique_ptr<Controller>> Controller::OpenMemory(const void* data, siz
   c->options_ = options;
   if (c->options_.object_name.empty()) c->options_.object_name = "controller";
   URINGC_TRY(c->Init(options));
+  return c;
+}
+
+Result<std::unique_ptr<Controller>> Controller::OpenProgram(const uringc_program& program,
+                                                            Engine engine,
+                                                            const ControllerOptions& options) {
+  if (program.bpf_object == nullptr || program.bpf_object_size == 0) {
+    return MakeError(DiagKind::kBadObject, EINVAL, "the host program holds no BPF object");
+  }
+  ControllerOptions o = options;
+  if (o.object_name.empty() && program.name != nullptr) o.object_name = program.name;
+  auto c = OpenMemory(program.bpf_object, program.bpf_object_size, o);
+  if (!c) return c.error();
+  if (engine == Engine::kHost) {
+    auto host = HostEngine::Create(program);
+    if (!host) return host.error();
+    (*c)->host_ = std::move(*host);
+  }
   return c;
 }
 
@@ -235,6 +255,10 @@ Controller::~Controller() {
 
 Result<uint64_t> Controller::VerifiedInsns() const {
   if (!loaded_) return MakeError(DiagKind::kApiMisuse, EINVAL, "the controller is not loaded");
+  if (host_) {
+    return MakeError(DiagKind::kApiMisuse, EOPNOTSUPP,
+                     "the host engine runs native code, which no verifier sees");
+  }
   uint64_t total = 0;
   bpf_program* prog;
   bpf_object__for_each_program(prog, object_) {
@@ -263,12 +287,25 @@ bpf_map* Controller::SectionMap(const std::string& section) const {
   return nullptr;
 }
 
+uint8_t* Controller::LocalSection(const std::string& section, size_t* size) const {
+  *size = 0;
+  if (host_) return host_->Section(section, size);
+  if (loaded_) return nullptr;
+  bpf_map* map = SectionMap(section);
+  return map ? static_cast<uint8_t*>(bpf_map__initial_value(map, size)) : nullptr;
+}
+
 Result<void> Controller::Write(const GlobalVar& v, const std::vector<uint8_t>& bytes) {
-  bpf_map* map = SectionMap(v.section);
-  if (!map) return MakeError(DiagKind::kBadObject, ENOENT, "no map for section " + v.section);
-  if (!loaded_) {
+  if (!host_ && !SectionMap(v.section))
+    return MakeError(DiagKind::kBadObject, ENOENT, "no map for section " + v.section);
+  if (loaded_ && v.read_only()) {
+    return MakeError(DiagKind::kApiMisuse, EPERM,
+                     "`" + v.name + "` is a load-time constant (`const volatile`, in " + v.section +
+                         "): set it before load()");
+  }
+  if (host_ || !loaded_) {
     size_t size = 0;
-    auto* data = static_cast<uint8_t*>(bpf_map__initial_value(map, &size));
+    uint8_t* data = LocalSection(v.section, &size);
     if (!data || v.offset + bytes.size() > size) {
       return MakeError(DiagKind::kBadParameter, EINVAL,
                        "cannot write `" + v.name + "` in " + v.section);
@@ -278,11 +315,7 @@ Result<void> Controller::Write(const GlobalVar& v, const std::vector<uint8_t>& b
     if (!bytes.empty()) memcpy(data + v.offset, bytes.data(), bytes.size());
     return {};
   }
-  if (v.read_only()) {
-    return MakeError(DiagKind::kApiMisuse, EPERM,
-                     "`" + v.name + "` is a load-time constant (`const volatile`, in " + v.section +
-                         "): set it before load()");
-  }
+  bpf_map* map = SectionMap(v.section);
   std::vector<uint8_t> value(bpf_map__value_size(map));
   const uint32_t zero = 0;
   if (bpf_map_lookup_elem(bpf_map__fd(map), &zero, value.data()) != 0 ||
@@ -342,12 +375,13 @@ Result<std::vector<uint8_t>> Controller::GetBytes(const std::string& name) {
   auto v = globals_.Find(name);
   if (!v) return v.error();
   bpf_map* map = SectionMap(v->section);
-  if (!map) return MakeError(DiagKind::kBadObject, ENOENT, "no map for section " + v->section);
-  if (!loaded_) {
+  if (!map && !host_)
+    return MakeError(DiagKind::kBadObject, ENOENT, "no map for section " + v->section);
+  if (!loaded_ || host_) {
     // Only the variable's bytes are copied: the section's size comes from the object and may be
     // gigabytes (libbpf maps it without touching it).
     size_t size = 0;
-    auto* data = static_cast<const uint8_t*>(bpf_map__initial_value(map, &size));
+    const uint8_t* data = LocalSection(v->section, &size);
     if (!data) return MakeError(DiagKind::kBadObject, EINVAL, "cannot read " + v->section);
     return VarBytes(*v, data, size);
   }
@@ -480,6 +514,14 @@ Result<void> Controller::Load(const Ring& ring) {
   }
   URINGC_TRY(CheckBuffersSet());
   URINGC_TRY(CheckRingFits(ring));
+  if (host_) return LoadOnHost(ring);
+  if (ring.mem_region() != nullptr && !ring.mem_region_registered()) {
+    return MakeError(DiagKind::kRingNotSupported, EINVAL,
+                     "the kernel did not take the ring's parameter region "
+                     "(IORING_REGISTER_MEM_REGION needs Linux 6.13+), which the kernel engine "
+                     "reads as IOU_REGION_MEM: run on a kernel with io_uring_bpf_ops, or on the "
+                     "host engine");
+  }
   libbpf_messages_.clear();
   LibbpfCapture capture(&libbpf_messages_);
   if (options_.check_kernel) {
@@ -500,6 +542,14 @@ Result<void> Controller::Load(const Ring& ring) {
 
   const int err = bpf_object__load(object_);
   if (err) return ReportLoadFailure(err);
+  loaded_ = true;
+  ring_ = ring.handle();
+  return {};
+}
+
+Result<void> Controller::LoadOnHost(const Ring& ring) {
+  URINGC_TRY(SetRingConstants(ring));
+  URINGC_TRY(host_->Bind(ring));
   loaded_ = true;
   ring_ = ring.handle();
   return {};
@@ -536,11 +586,16 @@ Result<void> Controller::ReportLoadFailure(int err) {
 Result<void> Controller::Attach() {
   if (!loaded_)
     return MakeError(DiagKind::kApiMisuse, EINVAL, "load() the controller before attaching it");
-  if (link_) return MakeError(DiagKind::kApiMisuse, EALREADY, "the controller is already attached");
+  if (attached())
+    return MakeError(DiagKind::kApiMisuse, EALREADY, "the controller is already attached");
   if (!ring_ || ring_->fd < 0) {
     return MakeError(DiagKind::kApiMisuse, EBADF,
                      "the controller's ring was closed; create a new ring and open the "
                      "controller again");
+  }
+  if (host_) {
+    host_attached_ = true;
+    return {};
   }
   LibbpfCapture capture(&libbpf_messages_);
   link_ = bpf_map__attach_struct_ops(ops_);
@@ -552,7 +607,11 @@ Result<void> Controller::Attach() {
 }
 
 Result<void> Controller::Detach() {
-  if (!link_) return MakeError(DiagKind::kApiMisuse, EINVAL, "the controller is not attached");
+  if (!attached()) return MakeError(DiagKind::kApiMisuse, EINVAL, "the controller is not attached");
+  if (host_) {
+    host_attached_ = false;
+    return {};
+  }
   const int err = bpf_link__destroy(link_);
   link_ = nullptr;
   if (err)
@@ -562,7 +621,7 @@ Result<void> Controller::Detach() {
 }
 
 Result<RunOutcome> Controller::Run(const RunOptions& options) {
-  if (!link_)
+  if (!attached())
     return MakeError(DiagKind::kApiMisuse, EINVAL, "attach() the controller before running it");
   if (!ring_ || ring_->fd < 0) {
     return MakeError(DiagKind::kApiMisuse, EBADF,

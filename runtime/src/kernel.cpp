@@ -28,6 +28,14 @@ class SystemKernelImpl final : public KernelInterface {
     errno = saved;
     return ret;
   }
+  int IoUringEnterWithMask(int ring_fd, uint32_t to_submit, uint32_t min_complete, uint32_t flags,
+                           const sigset_t* mask) override {
+    const int saved = errno;
+    const int ret = Syscall(syscall(__NR_io_uring_enter, ring_fd, to_submit, min_complete, flags,
+                                    mask, mask ? _NSIG / 8 : 0));
+    errno = saved;
+    return ret;
+  }
   int IoUringRegister(int ring_fd, uint32_t opcode, void* arg, uint32_t nr_args) override {
     const int saved = errno;
     const int ret = Syscall(syscall(__NR_io_uring_register, ring_fd, opcode, arg, nr_args));

@@ -157,13 +157,18 @@ Result<void> Ring::RegisterMemRegion(size_t size) {
   reg.region_uptr = reinterpret_cast<uintptr_t>(&desc);
   const int ret = handle_->kernel->IoUringRegister(handle_->fd, URINGC_IORING_REGISTER_MEM_REGION,
                                                    &reg, 1);
+  if (ret == -EINVAL) {
+    // Before Linux 6.13 there are no memory regions: the host engine reads the region from user
+    // space and needs none registered; the kernel engine needs 7.1+, which has them.
+    return {};
+  }
   if (ret < 0) {
     std::string why = "cannot register the parameter region (IORING_REGISTER_MEM_REGION: " +
                       std::string(strerror(-ret)) + ")";
-    if (ret == -EINVAL) why += ": the kernel has no memory regions (Linux 6.13+ is needed)";
     if (ret == -ENOMEM || ret == -EFAULT) why += ": raise RLIMIT_MEMLOCK (ulimit -l)";
     return MakeError(DiagKind::kRingSetupFailed, ret, why);
   }
+  mem_registered_ = true;
   return {};
 }
 

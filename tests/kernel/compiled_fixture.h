@@ -15,6 +15,7 @@
 #include <string>
 #include <thread>
 
+#include "host_programs.h"
 #include "kernel_test_util.h"
 #include "uringc/controller.h"
 #include "uringc/ring.h"
@@ -54,13 +55,17 @@ struct TwoPipes {
 
 class Compiled : public ::testing::Test {
  protected:
-  // Opens `obj`, lets `set` fill in parameters, loads and attaches. False: the test is over
-  // (skipped or failed) and the caller returns.
+  // Opens `obj` (on the host engine: the host program built from the same source), lets `set`
+  // fill in parameters, loads and attaches. False: the test is over (skipped or failed) and the
+  // caller returns.
   void Open(const Embedded& obj, const char* name,
             const std::function<void(Controller&)>& set = {}) {
     uringc::ControllerOptions o;
     o.object_name = name;
-    auto c = Controller::OpenMemory(obj.begin, obj.size(), o);
+    const uringc_program* host = OnHostEngine() ? HostProgramFor(obj.begin) : nullptr;
+    if (OnHostEngine()) ASSERT_NE(host, nullptr) << name << " has no host build";
+    auto c = host ? Controller::OpenProgram(*host, uringc::Engine::kHost, o)
+                  : Controller::OpenMemory(obj.begin, obj.size(), o);
     ASSERT_TRUE(c.ok()) << c.error().message;
     ctl_ = std::move(*c);
     if (set) set(*ctl_);

@@ -6,6 +6,7 @@
 // instructions of the benchmark's objects).
 // Needs io_uring_bpf_ops: it runs in the VM; on older kernels it reports itself skipped.
 #include "controller_fixture.h"
+#include "kernel_test_util.h"
 
 extern "C" const unsigned char ex_nop_chain_bpf[];  // examples/nop_chain.uring, -O2
 extern "C" const unsigned char ex_nop_chain_bpf_end[];
@@ -24,6 +25,7 @@ const Embedded kParallel{"-O2", "nop_parallel", t_nop_parallel_bpf, t_nop_parall
 // The BTF line info names the `.uring` file and carries its text, so the verifier's own log shows
 // the source (log level 2 prints the line of every instruction it walks).
 TEST_F(RingFixture, VerifierLogShowsUringSource) {
+  URINGC_SKIP_ON_HOST_ENGINE();
   ASSERT_NO_FATAL_FAILURE(OpenCompiled(kChainO2, {{"n", 10}}));
   ASSERT_NO_FATAL_FAILURE(Load(2));
   if (IsSkipped()) return;
@@ -34,6 +36,7 @@ TEST_F(RingFixture, VerifierLogShowsUringSource) {
 
 // Verifier instruction counts for docs/codegen.md: grep "[codegen-bench]".
 TEST_F(RingFixture, ReportsProcessedInsnsCompiledChain) {
+  URINGC_SKIP_ON_HOST_ENGINE();
   for (const Embedded* e : {&kChainO2, &kChainO0}) {
     ASSERT_NO_FATAL_FAILURE(OpenCompiled(*e, {{"n", 1000}}));
     ASSERT_NO_FATAL_FAILURE(Load(1));
@@ -47,6 +50,7 @@ TEST_F(RingFixture, ReportsProcessedInsnsCompiledChain) {
 }
 
 TEST_F(RingFixture, ReportsProcessedInsnsCompiledParallel) {
+  URINGC_SKIP_ON_HOST_ENGINE();
   ASSERT_NO_FATAL_FAILURE(OpenCompiled(kParallel, {{"n", 1000}}));
   ASSERT_NO_FATAL_FAILURE(Load(1));
   if (IsSkipped()) return;
@@ -56,6 +60,7 @@ TEST_F(RingFixture, ReportsProcessedInsnsCompiledParallel) {
 }
 
 TEST_F(RingFixture, ReportsProcessedInsnsHandWritten) {
+  URINGC_SKIP_ON_HOST_ENGINE();
   for (uint32_t k : {1u, 8u}) {
     ASSERT_NO_FATAL_FAILURE(OpenHandWritten(k, 1000));
     ASSERT_NO_FATAL_FAILURE(Load(1));

@@ -39,7 +39,7 @@ class WideParallel : public Compiled, public ::testing::WithParamInterface<Width
       SetU("fail_lane", fail_lane);
       SetBuf("buf", buf_);
     });
-    if (!ready_) return;
+    if (!ready_ || OnHostEngine()) return;
     auto insns = ctl_->VerifiedInsns();
     ASSERT_TRUE(insns.ok()) << insns.error().message;
     insns_ = *insns;

@@ -27,6 +27,20 @@ inline bool FeatureRequired() {
   return v != nullptr && std::strcmp(v, "1") == 0;
 }
 
+/// URINGC_TEST_ENGINE=host: the compiled-program tests run their programs on the host engine
+/// (the --target=host builds linked into the binary) instead of loading them into the kernel.
+/// CTest registers them once per engine (`kernel.*` and `host.*`); the VM runs both.
+inline bool OnHostEngine() {
+  const char* v = std::getenv("URINGC_TEST_ENGINE");
+  return v != nullptr && std::strcmp(v, "host") == 0;
+}
+
+// A check only the kernel engine has (the verifier's work, its rejections).
+#define URINGC_SKIP_ON_HOST_ENGINE()                                                    \
+  do {                                                                                  \
+    if (uringc_test::OnHostEngine()) GTEST_SKIP() << "the host engine has no verifier"; \
+  } while (0)
+
 struct Embedded {
   const unsigned char* begin;
   const unsigned char* end;

@@ -161,14 +161,27 @@ TEST(RingTest, SetupFailureIsExplained) {
 
 TEST(RingTest, MemRegionFailureClosesTheRingAndIsExplained) {
   FailingKernel k;
-  k.register_error = -EINVAL;
+  k.register_error = -ENOMEM;
   uringc::RingOptions o;
   o.kernel = &k;
   o.mem_region_size = 4096;
   auto ring = uringc::Ring::Create(o);
   ASSERT_FALSE(ring.ok());
-  EXPECT_NE(ring.error().message.find("Linux 6.13+"), std::string::npos);
+  EXPECT_NE(ring.error().message.find("RLIMIT_MEMLOCK"), std::string::npos);
   EXPECT_EQ(k.closes, 1);  // nothing leaks
+}
+
+// Before Linux 6.13 (EINVAL) the region stays user memory: the host engine's, not the kernel's.
+TEST(RingTest, AKernelWithoutMemoryRegionsKeepsTheRegionUnregistered) {
+  FailingKernel k;
+  k.register_error = -EINVAL;
+  uringc::RingOptions o;
+  o.kernel = &k;
+  o.mem_region_size = 4096;
+  auto ring = uringc::Ring::Create(o);
+  ASSERT_TRUE(ring.ok()) << ring.error().message;
+  EXPECT_NE((*ring)->mem_region(), nullptr);
+  EXPECT_FALSE((*ring)->mem_region_registered());
 }
 
 TEST(RingTest, HandleOutlivesTheRingAndSeesItClosed) {

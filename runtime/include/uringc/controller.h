@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "emit/host_abi.h"
+#include "uringc/engine.h"
 #include "uringc/globals.h"
+#include "uringc/program.h"
 #include "uringc/result.h"
 #include "uringc/ring.h"
 #include "uringc/run_loop.h"
@@ -25,6 +27,8 @@ struct bpf_map;
 struct bpf_link;
 
 namespace uringc {
+
+class HostEngine;
 
 /// The largest verifier log the kernel accepts (UINT_MAX >> 2, kernel/bpf/log.c), and the
 /// smallest that holds a useful tail.
@@ -74,6 +78,12 @@ class Controller {
                                                       const ControllerOptions& options = {});
   static Result<std::unique_ptr<Controller>> OpenMemory(const void* data, size_t size,
                                                         const ControllerOptions& options = {});
+  /// A program compiled with --target=host (uringc/program.h): on kKernel its BPF object, loaded
+  /// as OpenMemory would; on kHost its native loop_step, with the object's BTF describing the
+  /// globals (nothing is loaded into the kernel; no BPF privileges are needed).
+  static Result<std::unique_ptr<Controller>> OpenProgram(const uringc_program& program,
+                                                         Engine engine,
+                                                         const ControllerOptions& options = {});
   ~Controller();
   Controller(const Controller&) = delete;
   Controller& operator=(const Controller&) = delete;
@@ -118,9 +128,12 @@ class Controller {
   /// bpf_prog_info.verified_insns, the "processed N insns" of its log); EINVAL before Load.
   Result<uint64_t> VerifiedInsns() const;
 
+  Engine engine() const { return host_ ? Engine::kHost : Engine::kKernel; }
   bool loaded() const { return loaded_; }
-  bool attached() const { return link_ != nullptr; }
+  bool attached() const { return link_ != nullptr || host_attached_; }
   const std::string& ops_map_name() const { return ops_name_; }
+  /// The host engine running this controller; nullptr on the kernel engine.
+  HostEngine* host_engine() const { return host_.get(); }
   /// Set after a load the verifier rejected.
   const VerifierReport* verifier_report() const {
     return has_report_ ? &report_ : nullptr;
@@ -144,6 +157,10 @@ class Controller {
   /// SQ_REWIND ring only a controller that HandlesRewindRings.
   Result<void> CheckRingFits(const Ring& ring);
   Result<void> ReportLoadFailure(int err);
+  /// The bytes of `section` where the globals live now: the host engine's state, else libbpf's
+  /// copy before load; nullptr after a kernel load (the kernel's map holds them then).
+  uint8_t* LocalSection(const std::string& section, size_t* size) const;
+  Result<void> LoadOnHost(const Ring& ring);
 
   std::vector<uint8_t> elf_;
   std::string name_;
@@ -160,6 +177,8 @@ class Controller {
   VerifierReport report_;
   bool has_report_ = false;
   std::string libbpf_messages_;
+  std::unique_ptr<HostEngine> host_;  ///< the host engine's, for Engine::kHost
+  bool host_attached_ = false;
 };
 
 }  // namespace uringc

@@ -3,6 +3,8 @@
 // Every call returns a non-negative result or a negative errno; none touches the global errno.
 #pragma once
 
+#include <signal.h>
+
 #include <cstdint>
 
 struct io_uring_params;
@@ -17,6 +19,13 @@ class KernelInterface {
   /// io_uring_enter(2) without a signal mask: completions consumed or -errno.
   virtual int IoUringEnter(int ring_fd, uint32_t to_submit, uint32_t min_complete,
                            uint32_t flags) = 0;
+  /// io_uring_enter(2) with `mask` as the thread's signal mask while the call waits (nullptr:
+  /// the current one), as pselect does. A fake kernel may ignore the mask.
+  virtual int IoUringEnterWithMask(int ring_fd, uint32_t to_submit, uint32_t min_complete,
+                                   uint32_t flags, const sigset_t* mask) {
+    (void)mask;
+    return IoUringEnter(ring_fd, to_submit, min_complete, flags);
+  }
   /// io_uring_register(2): >= 0 or -errno.
   virtual int IoUringRegister(int ring_fd, uint32_t opcode, void* arg, uint32_t nr_args) = 0;
   /// close(2): 0 or -errno.

@@ -84,6 +84,11 @@ class Ring {
   /// The parameter region (IOU_REGION_MEM) as user space sees it; nullptr/0 without one.
   void* mem_region() const { return mem_; }
   size_t mem_region_size() const { return mem_size_; }
+  /// The kernel took the parameter region (IORING_REGISTER_MEM_REGION, Linux 6.13+). Before 6.13
+  /// it stays user memory only: enough for the host engine; the kernel engine refuses it.
+  bool mem_region_registered() const { return mem_registered_; }
+  /// The ring's user-space mapping; nullptr for a borrowed ring.
+  const RingMap* map() const { return map_.get(); }
   /// The thread that created the ring: the only one allowed to enter it (SINGLE_ISSUER).
   pid_t owner_tid() const { return handle_->owner_tid; }
   std::shared_ptr<RingHandle> handle() const { return handle_; }
@@ -104,6 +109,7 @@ class Ring {
   RingLayout layout_;
   void* mem_ = nullptr;
   size_t mem_size_ = 0;
+  bool mem_registered_ = false;
 };
 
 /// The text for a failed io_uring_setup, with what to change.

@@ -27,6 +27,11 @@ class RingMap {
   RingMap& operator=(const RingMap&) = delete;
 
   bool rewind() const { return rewind_; }
+  /// The mappings a controller sees as IOU_REGION_CQ (the rings) and IOU_REGION_SQ (the SQEs).
+  void* rings() const { return rings_; }
+  size_t rings_size() const { return rings_size_; }
+  void* sqes() const { return sqes_; }
+  size_t sqes_size() const { return sqes_size_; }
   /// The i-th SQE of the next submission, zeroed; i < sq_entries.
   io_uring_sqe* Sqe(uint32_t i);
   /// Makes the first n SQEs handed out since the last submission visible to io_uring_enter:

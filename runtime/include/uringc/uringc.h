@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "uringc/program.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -62,6 +64,27 @@ struct uringc_ctl_open_opts {
 struct uringc_ctl *uringc_ctl__open_file(const char *path, const struct uringc_ctl_open_opts *opts);
 struct uringc_ctl *uringc_ctl__open_mem(const void *buf, size_t size,
 					const struct uringc_ctl_open_opts *opts);
+
+/* Where a program's loop_step runs. KERNEL: its BPF object, loaded into the ring
+ * (io_uring_bpf_ops, Linux 7.1+, BPF privileges). HOST: its native code, in this process, on any
+ * kernel with io_uring, no privileges. AUTO: KERNEL where the running kernel has the feature and
+ * the process may load it, else HOST; uringc_ctl__engine_reason says which and why. */
+enum uringc_engine {
+	URINGC_ENGINE_AUTO = 0,
+	URINGC_ENGINE_KERNEL = 1,
+	URINGC_ENGINE_HOST = 2,
+};
+
+/* Opens a graph compiled with `uringc compile --target=host` and linked into the application
+ * (`extern const struct uringc_program uringc_program_<graph>;`, uringc/program.h) on `engine`.
+ * Everything after (set, load, attach, run, get) is the same on both engines. */
+struct uringc_ctl *uringc_ctl__open_program(const struct uringc_program *program,
+					    enum uringc_engine engine,
+					    const struct uringc_ctl_open_opts *opts);
+/* "kernel" or "host". */
+const char *uringc_ctl__engine(const struct uringc_ctl *ctl);
+/* One line: the engine and why ("host: this kernel (6.18) has no io_uring_bpf_ops..."). */
+const char *uringc_ctl__engine_reason(const struct uringc_ctl *ctl);
 
 /* Globals by name (`x` or `config.x`), type-checked against the object's BTF. Integers given as
  * text are decimal, 0x hex, 0o octal or 0b binary, with `-` only for signed types (no leading

@@ -10,6 +10,8 @@ plus where the help is, --dump-after shows the back end's LLVM IR, `run --diagno
 Issue 10: i8/i16 are signed in the header and the BTF; only regular files of bounded size are
 read (no hang on a FIFO, no endless read of /dev/zero), for sources, imports, objects and --arg
 files; control bytes never reach the terminal raw and the number of diagnostics is bounded.
+Issue 13: --target=host writes an x86-64 object holding the descriptor and the BPF object (and
+--symbol renames it), `run --engine=host` runs a graph here and `auto` says which engine it took.
 
 usage: compile_cli_test.py URINGC SOURCE_ROOT URINGC_TEST
 """
@@ -334,15 +336,84 @@ class CompileCli(unittest.TestCase):
         p = run("run", "--diagnostics-format=xml", bad)
         self.assertEqual(p.returncode, 2, p.stderr)
 
-    def test_run_reports_a_missing_kernel_feature_or_runs(self):
+    def test_run_on_the_kernel_engine_reports_a_missing_kernel_feature_or_runs(self):
         # On a host without io_uring_bpf_ops this explains what is missing; either way it must
         # not crash and must compile in memory first.
         ex = os.path.join(ROOT, "examples", "nop_chain.uring")
-        p = run("run", ex, "--arg", "n=10")
+        p = run("run", "--engine=kernel", ex, "--arg", "n=10")
         self.assertIn(p.returncode, (0, 1), p.stderr)
         if p.returncode == 1:
             self.assertIn(b"io_uring_bpf_ops", p.stderr)
 
+    def test_run_on_the_host_engine_and_auto_says_which_it_chose(self):
+        ex = os.path.join(ROOT, "examples", "nop_chain.uring")
+        p = run("run", "--engine=host", ex, "--arg", "n=1000")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(b"host engine", p.stdout)
+        self.assertIn(b"done = 1000", p.stdout)
+        self.assertIn(b"steps = 1001", p.stdout)
+        p = run("run", ex, "--arg", "n=10")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        lines = [l for l in p.stderr.decode().splitlines() if "engine" in l]
+        self.assertEqual(len(lines), 1, p.stderr)
+        self.assertRegex(lines[0], r"^uringc run: engine (kernel|host): ")
+        # A .bpf.o has no host code: a usage error that says what to run instead.
+        obj = self.out("n.bpf.o")
+        self.assertEqual(run("compile", ex, "-o", obj).returncode, 0)
+        p = run("run", "--engine=host", obj)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn(b"holds no host code", p.stderr)
+        self.assertEqual(run("run", "--engine=gpu", ex).returncode, 2)
+
+    def test_target_host_writes_an_x86_64_object_with_the_descriptor(self):
+        for ex in EXAMPLES:
+            graph = os.path.basename(ex)[:-len(".uring")]
+            o = self.out(graph + ".o")
+            p = run("compile", "--target=host", "--emit-header", ex, "-o", o)
+            self.assertEqual(p.returncode, 0, (ex, p.stderr.decode()))
+            with open(o, "rb") as f:
+                data = f.read()
+            self.assertEqual(data[:4], b"\x7fELF", ex)
+            self.assertEqual(int.from_bytes(data[18:20], "little"), 62, ex)  # EM_X86_64
+            self.assertIn(("uringc_program_" + graph).encode(), data, ex)
+            self.assertIn(b"\x7fELF\x02\x01\x01", data[64:], ex)  # the BPF object inside
+            with open(self.out(graph + ".h")) as f:
+                self.assertIn("extern const struct uringc_program uringc_program_" + graph + ";",
+                              f.read())
+        # The same input gives the same object; the default name is <graph>.o.
+        ex = os.path.join(ROOT, "examples", "nop_chain.uring")
+        a, b = self.out("a.o"), self.out("b.o")
+        for o in (a, b):
+            self.assertEqual(run("compile", "--target=host", ex, "-o", o).returncode, 0)
+        with open(a, "rb") as fa, open(b, "rb") as fb:
+            self.assertEqual(fa.read(), fb.read())
+        p = subprocess.run([UR, "compile", "--target=host", ex], cwd=self.dir, capture_output=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(os.path.exists(self.out("nop_chain.o")))
+
+    def test_target_host_takes_a_symbol_and_refuses_a_bad_one(self):
+        ex = os.path.join(ROOT, "examples", "nop_chain.uring")
+        o = self.out("n.o")
+        p = run("compile", "--target=host", "--symbol=my_chain", "--emit-header", ex, "-o", o)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(o, "rb") as f:
+            data = f.read()
+        self.assertIn(b"my_chain", data)
+        self.assertNotIn(b"uringc_program_nop_chain", data)
+        with open(self.out("n.h")) as f:
+            self.assertIn("extern const struct uringc_program my_chain;", f.read())
+        for bad in ("1x", "a-b", ""):
+            p = run("compile", "--target=host", "--symbol=" + bad, ex, "-o", o)
+            self.assertEqual(p.returncode, 2, (bad, p.stderr))
+        self.assertEqual(run("compile", "--target=gpu", ex, "-o", o).returncode, 2)
+
+    def test_dump_after_host_prints_the_host_ir(self):
+        ex = os.path.join(ROOT, "examples", "nop_chain.uring")
+        p = run("compile", "--target=host", "--dump-after=host", ex)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(b'target triple = "x86_64-unknown-linux-gnu"', p.stdout)
+        self.assertIn(b"@uringc_program_nop_chain", p.stdout)
+        self.assertIn(b"call ptr @uringc_host_get_region", p.stdout)
 
     def write(self, name, text):
         path = self.out(name)

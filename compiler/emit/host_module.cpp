@@ -1,0 +1,255 @@
+// Rewrites a lowered controller module for the host engine; see host_module.h.
+#include "emit/host_module.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "emit/host_target.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/ReplaceConstant.h"
+#include "llvm/Support/Alignment.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "uringc/program.h"
+
+namespace uringc {
+namespace {
+
+// Each data section starts on a cache line of the state, whatever its own alignment.
+constexpr uint64_t kSectionAlign = 64;
+// The kernel's bound on one open-coded number iterator (BPF_MAX_LOOPS).
+constexpr int64_t kMaxIterNumLoops = 8 * 1024 * 1024;
+
+struct Rename {
+  const char* kfunc;
+  const char* host;
+};
+constexpr Rename kRuntimeCalls[] = {
+    {"bpf_io_uring_get_region", "uringc_host_get_region"},
+    {"bpf_io_uring_submit_sqes", "uringc_host_submit_sqes"},
+    {"bpf_copy_from_user_str", "uringc_host_copy_from_user_str"},
+};
+
+bool Fail(DiagnosticList& diags, const std::string& what) {
+  diags.Error(DiagKind::kInternalCompilerError, {},
+              "cannot build the host engine's code (a uringc bug): " + what);
+  return false;
+}
+
+llvm::GlobalVariable* PrivateConstant(llvm::Module& m, llvm::Constant* init, std::string name,
+                                      uint64_t align) {
+  auto* gv = new llvm::GlobalVariable(m, init->getType(), /*isConstant=*/true,
+                                      llvm::GlobalValue::PrivateLinkage, init, name);
+  gv->setAlignment(llvm::Align(align));
+  gv->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  return gv;
+}
+
+// struct bpf_iter_num { int cur; int end; }, as the kernel keeps it (kernel/bpf/bpf_iter.c):
+// new() starts one before `start`, next() steps and returns &cur until cur + 1 reaches `end`,
+// then empties the iterator; a start past the end is -EINVAL, a range over BPF_MAX_LOOPS -E2BIG.
+void DefineIterNum(llvm::Function* fn, std::string_view which) {
+  llvm::LLVMContext& ctx = fn->getContext();
+  fn->setSubprogram(nullptr);
+  fn->setSection("");
+  fn->setLinkage(llvm::GlobalValue::InternalLinkage);
+  fn->addFnAttr(llvm::Attribute::AlwaysInline);
+  llvm::IRBuilder<> ir(llvm::BasicBlock::Create(ctx, "entry", fn));
+  llvm::Value* it = fn->getArg(0);
+  llvm::Value* end_ptr = ir.CreateConstInBoundsGEP1_64(ir.getInt8Ty(), it, 4);
+  auto empty = [&] {
+    ir.CreateStore(ir.getInt32(0), it);
+    ir.CreateStore(ir.getInt32(0), end_ptr);
+  };
+  if (which == "bpf_iter_num_destroy") {
+    empty();
+    ir.CreateRetVoid();
+    return;
+  }
+  llvm::BasicBlock* ok = llvm::BasicBlock::Create(ctx, "ok", fn);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx, "done", fn);
+  if (which == "bpf_iter_num_new") {
+    llvm::Value* start = fn->getArg(1);
+    llvm::Value* end = fn->getArg(2);
+    llvm::Value* span =
+        ir.CreateSub(ir.CreateSExt(end, ir.getInt64Ty()), ir.CreateSExt(start, ir.getInt64Ty()));
+    llvm::BasicBlock* bounded = llvm::BasicBlock::Create(ctx, "bounded", fn);
+    llvm::BasicBlock* too_big = llvm::BasicBlock::Create(ctx, "too_big", fn);
+    ir.CreateCondBr(ir.CreateICmpSGT(start, end), done, bounded);
+    ir.SetInsertPoint(bounded);
+    ir.CreateCondBr(ir.CreateICmpSGT(span, ir.getInt64(kMaxIterNumLoops)), too_big, ok);
+    ir.SetInsertPoint(too_big);
+    empty();
+    ir.CreateRet(ir.getInt32(-E2BIG));
+    ir.SetInsertPoint(ok);
+    ir.CreateStore(ir.CreateSub(start, ir.getInt32(1)), it);
+    ir.CreateStore(end, end_ptr);
+    ir.CreateRet(ir.getInt32(0));
+    ir.SetInsertPoint(done);
+    empty();
+    ir.CreateRet(ir.getInt32(-EINVAL));
+    return;
+  }
+  // bpf_iter_num_next
+  llvm::Value* cur = ir.CreateLoad(ir.getInt32Ty(), it);
+  llvm::Value* end = ir.CreateLoad(ir.getInt32Ty(), end_ptr);
+  llvm::Value* next = ir.CreateAdd(ir.CreateSExt(cur, ir.getInt64Ty()), ir.getInt64(1));
+  ir.CreateCondBr(ir.CreateICmpSGE(next, ir.CreateSExt(end, ir.getInt64Ty())), done, ok);
+  ir.SetInsertPoint(ok);
+  ir.CreateStore(ir.CreateAdd(cur, ir.getInt32(1)), it);
+  ir.CreateRet(it);
+  ir.SetInsertPoint(done);
+  empty();
+  ir.CreateRet(llvm::ConstantPointerNull::get(ir.getPtrTy()));
+}
+
+// Inlines every call of `fn` and deletes it.
+void InlineAll(llvm::Function* fn) {
+  std::vector<llvm::CallBase*> calls;
+  for (llvm::User* u : fn->users())
+    if (auto* call = llvm::dyn_cast<llvm::CallBase>(u)) calls.push_back(call);
+  for (llvm::CallBase* call : calls) {
+    llvm::InlineFunctionInfo info;
+    (void)llvm::InlineFunction(*call, info);
+  }
+  if (fn->use_empty()) fn->eraseFromParent();
+}
+
+}  // namespace
+
+std::string HostProgramSymbol(std::string_view graph) {
+  return "uringc_program_" + std::string(graph);
+}
+
+bool RetargetModuleToHost(llvm::Module& m, const HostModuleSpec& spec, DiagnosticList& diags) {
+  llvm::LLVMContext& ctx = m.getContext();
+  std::string error;
+  auto tm = CreateHostTargetMachine(OptLevel::kO2, &error);
+  if (tm == nullptr) return Fail(diags, error);
+  auto layout = ReadBpfObjectLayout(spec.bpf_object, error);
+  if (!layout) return Fail(diags, "reading the BPF object: " + error);
+  m.setTargetTriple(llvm::Triple(kHostTriple));
+  m.setDataLayout(tm->createDataLayout());
+
+  llvm::Function* step = m.getFunction(spec.program);
+  if (step == nullptr || step->isDeclaration() || step->arg_size() != 1)
+    return Fail(diags, "no program `" + spec.program + "`");
+
+  // What only libbpf and the kernel read.
+  if (auto* used = m.getGlobalVariable("llvm.compiler.used")) used->eraseFromParent();
+  std::vector<llvm::GlobalVariable*> dropped;
+  for (llvm::GlobalVariable& gv : m.globals()) {
+    if (gv.getSection() == ".struct_ops.link" || gv.getSection() == "license")
+      dropped.push_back(&gv);
+  }
+  for (llvm::GlobalVariable* gv : dropped) gv->eraseFromParent();
+
+  step->setSection("");
+  step->setLinkage(llvm::GlobalValue::InternalLinkage);
+  step->setName("uringc_step_" + spec.graph);
+  step->removeFnAttr("no-jump-tables");
+
+  for (const Rename& r : kRuntimeCalls) {
+    if (llvm::Function* fn = m.getFunction(r.kfunc)) {
+      fn->setName(r.host);
+      fn->setSection("");
+      fn->setLinkage(llvm::GlobalValue::ExternalLinkage);
+    }
+  }
+  for (const char* name : {"bpf_iter_num_new", "bpf_iter_num_next", "bpf_iter_num_destroy"}) {
+    if (llvm::Function* fn = m.getFunction(name)) {
+      DefineIterNum(fn, name);
+      InlineAll(fn);
+    }
+  }
+
+  // The state: the data sections one after another, as the BPF object has them.
+  std::vector<uint64_t> section_offset;
+  uint64_t state_size = 0;
+  for (const BpfDataSection& s : layout->sections) {
+    state_size = llvm::alignTo(state_size, std::max<uint64_t>(kSectionAlign, s.align));
+    section_offset.push_back(state_size);
+    state_size += s.size;
+  }
+  std::string image(std::max<uint64_t>(state_size, 1), '\0');
+  for (size_t i = 0; i < layout->sections.size(); ++i) {
+    const std::string& bytes = layout->sections[i].bytes;
+    std::copy(bytes.begin(), bytes.end(), image.begin() + section_offset[i]);
+  }
+
+  // args[0] is the struct uringc_host_ctx *; its first field the state, fixed for a step.
+  llvm::IRBuilder<> ir(&*step->getEntryBlock().getFirstInsertionPt());
+  if (const llvm::Instruction* first = &*step->getEntryBlock().begin())
+    ir.SetCurrentDebugLocation(first->getDebugLoc());
+  llvm::Value* host_ctx =
+      ir.CreateIntToPtr(ir.CreateLoad(ir.getInt64Ty(), step->getArg(0)), ir.getPtrTy(), "host_ctx");
+  llvm::LoadInst* state = ir.CreateLoad(ir.getPtrTy(), host_ctx, "state");
+  state->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(ctx, {}));
+
+  std::vector<llvm::GlobalVariable*> moved;
+  for (llvm::GlobalVariable& gv : m.globals()) {
+    if (IsBpfDataSection(gv.getSection().str())) moved.push_back(&gv);
+  }
+  for (llvm::GlobalVariable* gv : moved) {
+    auto place = layout->globals.find(gv->getName().str());
+    if (place == layout->globals.end()) {
+      if (gv->use_empty()) {
+        gv->eraseFromParent();
+        continue;
+      }
+      return Fail(diags, "`" + gv->getName().str() + "` is not in the BPF object");
+    }
+    llvm::convertUsersOfConstantsToInstructions({gv});
+    for (llvm::User* u : gv->users()) {
+      auto* inst = llvm::dyn_cast<llvm::Instruction>(u);
+      if (inst == nullptr || inst->getFunction() != step)
+        return Fail(diags, "`" + gv->getName().str() + "` is used outside the program");
+    }
+    const uint64_t offset = section_offset[place->second.section] + place->second.offset;
+    llvm::Value* address = ir.CreateConstInBoundsGEP1_64(ir.getInt8Ty(), state, offset);
+    address->setName(gv->getName());
+    gv->replaceAllUsesWith(address);
+    gv->eraseFromParent();
+  }
+
+  // The descriptor (struct uringc_program).
+  llvm::Type* i32 = ir.getInt32Ty();
+  llvm::Type* i64 = ir.getInt64Ty();
+  llvm::Type* ptr = ir.getPtrTy();
+  auto string = [&](std::string_view s, const std::string& name, uint64_t align) {
+    return PrivateConstant(
+        m, llvm::ConstantDataArray::getString(ctx, llvm::StringRef(s.data(), s.size()), false),
+        name, align);
+  };
+  auto c_string = [&](const std::string& s, const std::string& name) {
+    return PrivateConstant(m, llvm::ConstantDataArray::getString(ctx, s, true), name, 1);
+  };
+  auto* section_type = llvm::StructType::get(ctx, {ptr, i64, i64});
+  std::vector<llvm::Constant*> sections;
+  for (size_t i = 0; i < layout->sections.size(); ++i) {
+    sections.push_back(llvm::ConstantStruct::get(
+        section_type, {c_string(layout->sections[i].name, "uringc.section_name"),
+                       llvm::ConstantInt::get(i64, section_offset[i]),
+                       llvm::ConstantInt::get(i64, layout->sections[i].size)}));
+  }
+  auto* sections_type = llvm::ArrayType::get(section_type, sections.size());
+  llvm::GlobalVariable* section_table =
+      PrivateConstant(m, llvm::ConstantArray::get(sections_type, sections), "uringc.sections", 8);
+  llvm::GlobalVariable* bpf = string(spec.bpf_object, "uringc.bpf_object", 8);
+  llvm::GlobalVariable* initial = string(image, "uringc.image", kSectionAlign);
+  auto* program_type = llvm::StructType::get(ctx, {i32, i32, ptr, ptr, i64, ptr, ptr, i64, ptr});
+  auto* program = new llvm::GlobalVariable(
+      m, program_type, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage,
+      llvm::ConstantStruct::get(
+          program_type,
+          {llvm::ConstantInt::get(i32, URINGC_PROGRAM_ABI),
+           llvm::ConstantInt::get(i32, sections.size()), c_string(spec.graph, "uringc.name"), bpf,
+           llvm::ConstantInt::get(i64, spec.bpf_object.size()), step, initial,
+           llvm::ConstantInt::get(i64, state_size), section_table}),
+      spec.symbol.empty() ? HostProgramSymbol(spec.graph) : spec.symbol);
+  program->setAlignment(llvm::Align(8));
+  return true;
+}
+
+}  // namespace uringc

@@ -1,0 +1,214 @@
+// The host engine's loop and the runtime's half of the host ABI (the uringc_host_* calls); see
+// host_engine.h and uringc/program.h.
+#include "uringc/host_engine.h"
+
+#include <linux/io_uring.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "uringc/ring_map.h"
+
+namespace uringc {
+namespace {
+
+enum : int { kLoopContinue = 0, kLoopStop = 1 };
+enum : uint32_t { kRegionMem = 0, kRegionCq = 1, kRegionSq = 2 };
+
+// Steps in a row without a wait after which the loop looks for a pending signal: the kernel's
+// loop notices one at once, so a controller that keeps finding its completions ready must not
+// make a signal wait forever.
+constexpr int kStepsBetweenSignalChecks = 64;
+
+HostCtx* Ctx(uringc_host_ctx* abi) { return reinterpret_cast<HostCtx*>(abi); }
+
+// The signals the loop holds back while loop_step runs: all but the ones a fault raises, which
+// must reach their handler (or end the process) where they happen.
+sigset_t HeldSignals() {
+  sigset_t set;
+  sigfillset(&set);
+  for (int s : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS}) sigdelset(&set, s);
+  return set;
+}
+
+// A signal the caller's mask lets through is pending.
+bool SignalPending(const sigset_t& caller_mask) {
+  sigset_t pending;
+  if (sigpending(&pending) != 0) return false;
+  for (int s = 1; s < NSIG; ++s) {
+    if (sigismember(&pending, s) == 1 && sigismember(&caller_mask, s) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<HostEngine>> HostEngine::Create(const uringc_program& program) {
+  if (program.abi != URINGC_PROGRAM_ABI) {
+    return MakeError(DiagKind::kBadObject, EINVAL,
+                     "the host program was compiled for host ABI " + std::to_string(program.abi) +
+                         " and this runtime has ABI " + std::to_string(URINGC_PROGRAM_ABI) +
+                         ": compile it again with this uringc (`uringc compile --target=host`)");
+  }
+  if (program.loop_step == nullptr || program.image == nullptr ||
+      (program.section_count != 0 && program.sections == nullptr)) {
+    return MakeError(DiagKind::kBadObject, EINVAL, "the host program's descriptor is incomplete");
+  }
+  for (uint32_t i = 0; i < program.section_count; ++i) {
+    const uringc_program_section& s = program.sections[i];
+    if (s.name == nullptr || s.offset > program.image_size ||
+        s.size > program.image_size - s.offset) {
+      return MakeError(DiagKind::kBadObject, EINVAL,
+                       "a section of the host program lies outside its state");
+    }
+  }
+  std::unique_ptr<HostEngine> e(new HostEngine());
+  e->program_ = program;
+  // Page-aligned, zeroed memory of its own: every engine has its own state.
+  e->state_size_ = program.image_size == 0 ? 1 : program.image_size;
+  void* mem =
+      mmap(nullptr, e->state_size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) {
+    return MakeError(DiagKind::kOutOfMemory, ENOMEM,
+                     "cannot allocate the host program's state (" +
+                         std::to_string(program.image_size) + " bytes)");
+  }
+  e->state_ = static_cast<uint8_t*>(mem);
+  memcpy(e->state_, program.image, program.image_size);
+  e->ctx_.abi.state = e->state_;
+  return e;
+}
+
+HostEngine::~HostEngine() {
+  if (state_) munmap(state_, state_size_);
+}
+
+uint8_t* HostEngine::Section(const std::string& name, size_t* size) {
+  for (uint32_t i = 0; i < program_.section_count; ++i) {
+    const uringc_program_section& s = program_.sections[i];
+    if (name == s.name) {
+      *size = s.size;
+      return state_ + s.offset;
+    }
+  }
+  *size = 0;
+  return nullptr;
+}
+
+Result<void> HostEngine::Bind(const Ring& ring) {
+  const RingMap* map = ring.map();
+  if (map == nullptr) {
+    return MakeError(DiagKind::kApiMisuse, EINVAL,
+                     "the host engine maps the ring's regions itself: it runs on rings that "
+                     "Ring::Create made, not on a borrowed ring");
+  }
+  if (!(ring.params().flags & IORING_SETUP_DEFER_TASKRUN)) {
+    return MakeError(DiagKind::kRingNotSupported, EINVAL,
+                     "the host engine needs a DEFER_TASKRUN ring (Linux 6.1+)");
+  }
+  ctx_.fd = ring.fd();
+  ctx_.kernel = ring.handle()->kernel;
+  ctx_.region[kRegionMem] = static_cast<uint8_t*>(ring.mem_region());
+  ctx_.region_size[kRegionMem] = ring.mem_region_size();
+  ctx_.region[kRegionCq] = static_cast<uint8_t*>(map->rings());
+  ctx_.region_size[kRegionCq] = map->rings_size();
+  ctx_.region[kRegionSq] = static_cast<uint8_t*>(map->sqes());
+  ctx_.region_size[kRegionSq] = map->sqes_size();
+  cq_tail_ = reinterpret_cast<const uint32_t*>(ctx_.region[kRegionCq] + ring.params().cq_off.tail);
+  return {};
+}
+
+int HostEngine::Wait(uint32_t count, const sigset_t& caller_mask) {
+  // The caller's own mask while the kernel waits: a signal that arrives (or waited) ends the
+  // wait with -EINTR after its handler ran, as in the kernel engine's loop.
+  return ctx_.kernel->IoUringEnterWithMask(ctx_.fd, 0, count, IORING_ENTER_GETEVENTS, &caller_mask);
+}
+
+int HostEngine::Enter(const RingHandle& ring) {
+  if (ring.fd < 0 || ctx_.fd != ring.fd) return -EBADF;
+  const sigset_t held = HeldSignals();
+  sigset_t caller_mask;
+  pthread_sigmask(SIG_BLOCK, &held, &caller_mask);
+  uint64_t args[2] = {reinterpret_cast<uintptr_t>(&ctx_),
+                      reinterpret_cast<uintptr_t>(&cq_wait_idx_)};
+  int result = 0;
+  int busy = 0;
+  while (true) {
+    const int ret = program_.loop_step(args);
+    if (ret == kLoopStop) break;
+    if (ret != kLoopContinue) {
+      result = -EINVAL;
+      break;
+    }
+    const uint32_t tail = __atomic_load_n(cq_tail_, __ATOMIC_ACQUIRE);
+    const int32_t missing = static_cast<int32_t>(cq_wait_idx_ - tail);
+    if (missing > 0) {
+      busy = 0;
+      const int r = Wait(static_cast<uint32_t>(missing), caller_mask);
+      if (r == -EINTR || (r < 0 && r != -ETIME && r != -EAGAIN)) {
+        result = r;
+        break;
+      }
+    } else if (++busy == kStepsBetweenSignalChecks) {
+      busy = 0;
+      if (SignalPending(caller_mask)) {
+        result = -EINTR;
+        break;
+      }
+    }
+  }
+  // Restoring the caller's mask delivers any signal held back since the last wait.
+  pthread_sigmask(SIG_SETMASK, &caller_mask, nullptr);
+  return result;
+}
+
+}  // namespace uringc
+
+extern "C" {
+
+uint8_t* uringc_host_get_region(uringc_host_ctx* abi, uint32_t region_id, uint64_t size) {
+  uringc::HostCtx* ctx = uringc::Ctx(abi);
+  if (region_id > 2 || ctx->region[region_id] == nullptr || size > ctx->region_size[region_id])
+    return nullptr;
+  return ctx->region[region_id];
+}
+
+int uringc_host_submit_sqes(uringc_host_ctx* abi, uint32_t nr) {
+  uringc::HostCtx* ctx = uringc::Ctx(abi);
+  return ctx->kernel->IoUringEnter(ctx->fd, nr, 0, 0);
+}
+
+// bpf_copy_from_user_str's contract: at most dst_size - 1 bytes and a NUL; the length + 1, or
+// dst_size when no NUL came first (the copy truncated); -EFAULT (dst zeroed) for memory that
+// cannot be read. The source is read with process_vm_readv, a page at a time (it does not split
+// an iovec), so a bad address is an error, as in the kernel, and not a fault.
+int uringc_host_copy_from_user_str(void* dst, uint32_t dst_size, const void* src, uint64_t flags) {
+  (void)flags;
+  if (dst_size == 0) return -EINVAL;
+  auto* out = static_cast<char*>(dst);
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  uintptr_t from = reinterpret_cast<uintptr_t>(src);
+  size_t done = 0;
+  while (done < dst_size) {
+    const size_t chunk = std::min<size_t>(dst_size - done, page - (from % page));
+    iovec local{out + done, chunk};
+    iovec remote{reinterpret_cast<void*>(from), chunk};
+    if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) != static_cast<ssize_t>(chunk)) {
+      memset(out, 0, dst_size);
+      return -EFAULT;
+    }
+    if (const void* nul = memchr(out + done, '\0', chunk))
+      return static_cast<int>(static_cast<const char*>(nul) - out) + 1;
+    done += chunk;
+    from += chunk;
+  }
+  out[dst_size - 1] = '\0';
+  return static_cast<int>(dst_size);
+}
+
+}  // extern "C"
