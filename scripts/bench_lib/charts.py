@@ -40,7 +40,8 @@ def _bars(ax, groups, series, values, ylabel):
 def write_charts(out_dir, kernels, generated):
     """kernels: [(release, {workload: medians})]; generated: host.generated_times()."""
     plt = _pyplot()
-    runners = (("c", "lean C"), ("compiled", "compiled"), ("user", "user space"))
+    runners = (("c", "lean C"), ("compiled", "compiled"), ("host", "host engine"),
+               ("user", "user space"))
 
     fig, axes = plt.subplots(1, len(kernels), figsize=(5 * len(kernels), 3.6), squeeze=False)
     for ax, (release, med) in zip(axes[0], kernels):
@@ -55,8 +56,10 @@ def write_charts(out_dir, kernels, generated):
 
     fig, axes = plt.subplots(1, len(kernels), figsize=(5 * len(kernels), 3.6), squeeze=False)
     copies = (("4 KiB, one at a time", {"lean C": "copy_c_4k", "compiled": "copy_compiled_4k",
+                                        "host engine": "copy_host_4k",
                                         "user space": "copy_user_4k"}),
               (f"{wl.DEPTH} x {wl.DEPTH_BLOCK // 1024} KiB", {"compiled": "copy_compiled_depth",
+                                                               "host engine": "copy_host_depth",
                                                                "user space": "copy_user_depth"}),
               ("examples/copy.uring", {"compiled": "copy_compiled_example"}))
     for ax, (release, med) in zip(axes[0], kernels):

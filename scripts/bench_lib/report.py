@@ -102,6 +102,29 @@ def copy_table(kernels):
     return "\n".join(rows)
 
 
+def engine_table(kernels):
+    """The host engine against user space (issue 13's bar) and against the kernel engine."""
+    rows = ["| kernel | workload | user space | host engine | kernel engine | host / user time "
+            "| kernel engine's advantage (host / kernel time) |",
+            "|---|---|---:|---:|---:|---|---|"]
+    lines = [(f"NOPs, K = {k}", f"nops_user_k{k}", f"nops_host_k{k}", f"nops_compiled_k{k}",
+              "ns_per_op", k in (1, 8)) for k in wl.NOP_KS]
+    lines += [("copy, 4 KiB one at a time", "copy_user_4k", "copy_host_4k", "copy_compiled_4k",
+               "mb_s", False),
+              (f"copy, {wl.DEPTH} x {wl.DEPTH_BLOCK // 1024} KiB in flight", "copy_user_depth",
+               "copy_host_depth", "copy_compiled_depth", "mb_s", True)]
+    for release, med in kernels:
+        for label, user, hst, kern, field, bar in lines:
+            u, h, k = (med.get(n, {}).get(field) for n in (user, hst, kern))
+            # Time ratios: ns/op directly, MB/s inverted.
+            t = (lambda a, b: ratio(a, b)) if field == "ns_per_op" else (lambda a, b: ratio(b, a))
+            unit = " ns/op" if field == "ns_per_op" else " MB/s"
+            host_user = verdict(t(h, u), 1.10, True) if bar else fmt(t(h, u), 2) + "x (no bar)"
+            rows.append(f"| {release} | {label} | {fmt(u, 1)}{unit} | {fmt(h, 1)}{unit} | "
+                        f"{fmt(k, 1)}{unit} | {host_user} | {fmt(t(h, k), 2)}x |")
+    return "\n".join(rows)
+
+
 def size_table(static, kernels, upstream):
     """static: {object name: insns}; upstream: {'nops': n, 'cp': n} or {}."""
     releases = [r for r, _ in kernels]

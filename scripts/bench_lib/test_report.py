@@ -1,6 +1,6 @@
 """Unit tests of the benchmark's report (report.py): medians over rounds, the bars' verdicts, the
-generated section replacing only itself in docs/performance.md, and the compile-time growth
-verdicts. CTest unit.bench_report; no guest, no timing."""
+generated section replacing only itself in docs/performance.md, the compile-time growth
+verdicts, and the engines' table (issue 13). CTest unit.bench_report; no guest, no timing."""
 import unittest
 
 from bench_lib import report
@@ -47,6 +47,24 @@ class Report(unittest.TestCase):
         anys = next(ln for ln in text.splitlines() if ln.startswith("- any"))
         self.assertIn("[GraphTooLarge]", anys)
         self.assertIn("did not compile", anys)
+
+    def test_engine_table_compares_the_host_engine_with_user_space_and_the_kernel(self):
+        med = {"nops_user_k1": {"ns_per_op": 1000.0}, "nops_host_k1": {"ns_per_op": 1050.0},
+               "nops_compiled_k1": {"ns_per_op": 500.0},
+               "nops_user_k8": {"ns_per_op": 400.0}, "nops_host_k8": {"ns_per_op": 600.0},
+               "copy_user_depth": {"mb_s": 100.0}, "copy_host_depth": {"mb_s": 80.0},
+               "copy_compiled_depth": {"mb_s": 160.0}}
+        rows = report.engine_table([("7.2", med)]).splitlines()
+        k1 = next(r for r in rows if "K = 1 " in r)
+        self.assertIn("1.05x met (<= 1.10x)", k1)
+        self.assertIn("| 2.10x |", k1)  # host / kernel time
+        k8 = next(r for r in rows if "K = 8 " in r)
+        self.assertIn("1.50x **NOT met**", k8)
+        depth = next(r for r in rows if "in flight" in r)
+        self.assertIn("1.25x **NOT met**", depth)  # MB/s: time is the inverse
+        self.assertIn("| 2.00x |", depth)
+        k64 = next(r for r in rows if "K = 64" in r)
+        self.assertIn("no bar", k64)
 
 
 if __name__ == "__main__":

@@ -14,13 +14,14 @@ DEPTH, DEPTH_BLOCK = 16, 32 * 1024  # tests/bench/copy_depth.uring
 class Workload:
     name: str
     kind: str       # nops or copy
-    runner: str     # user, c or compiled
+    runner: str     # user, c, compiled (kernel engine) or host (the same graph, host engine)
     what: str       # one line for the docs
     obj: str = ""   # object file name in the build's tests/bench/ (c, compiled)
     k: int = 1      # NOPs in flight (nops)
     depth: int = 1  # requests in flight: the user copy's depth; every copy's ring size
     block: int = 4096
     source: str = ""  # the program, for the docs
+    program: str = ""  # host: the graph's host build linked into uringc-bench
 
     def argv(self, binary, rings, nops):
         """uringc-bench's command line; rings maps runner -> ring mode."""
@@ -28,6 +29,8 @@ class Workload:
                 "--ring", rings[self.runner]]
         if self.obj:
             args += ["--object", f"{GUEST_DIR}/{self.obj}"]
+        if self.program:
+            args += ["--program", self.program]
         if self.kind == "nops":
             args += ["--k", str(self.k), "--n", str(nops)]
         else:
@@ -57,6 +60,9 @@ def all_workloads(rings):
             Workload(f"nops_user_k{k}", "nops", "user",
                      f"user space, {k} in flight, submit and wait", k=k,
                      source="tests/bench/user_workloads.cpp"),
+            Workload(f"nops_host_k{k}", "nops", "host",
+                     f"compiled, {k} lane{'s' if k > 1 else ''}, host engine", k=k,
+                     source=source, program=graph),
         ]
     out += [
         Workload("copy_c_4k", "copy", "c", "lean C, 4 KiB one at a time",
@@ -68,10 +74,15 @@ def all_workloads(rings):
                  depth=4, source="examples/copy.uring"),
         Workload("copy_user_4k", "copy", "user", "user space, 4 KiB one at a time",
                  source="tests/bench/user_workloads.cpp"),
+        Workload("copy_host_4k", "copy", "host", "compiled, 4 KiB one at a time, host engine",
+                 source="tests/bench/copy_4k.uring", program="copy_4k"),
         Workload("copy_compiled_depth", "copy", "compiled",
                  f"compiled, {DEPTH} lanes x {DEPTH_BLOCK // 1024} KiB",
                  "bench_copy_depth.uring.bpf.o", depth=DEPTH,
                  source="tests/bench/copy_depth.uring"),
+        Workload("copy_host_depth", "copy", "host",
+                 f"compiled, {DEPTH} lanes x {DEPTH_BLOCK // 1024} KiB, host engine",
+                 depth=DEPTH, source="tests/bench/copy_depth.uring", program="copy_depth"),
         Workload("copy_user_depth", "copy", "user",
                  f"user space, {DEPTH} in flight x {DEPTH_BLOCK // 1024} KiB", depth=DEPTH,
                  block=DEPTH_BLOCK, source="tests/bench/user_workloads.cpp"),

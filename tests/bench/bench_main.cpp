@@ -4,9 +4,11 @@
 // (a NOP count, a copy that is not byte-exact), 2 for a bad command line.
 //
 //   uringc-bench make-file PATH BYTES
-//   uringc-bench nops --name W --runner user|c|compiled --k K --n N [--object F] [--ring M]
-//   uringc-bench copy --name W --runner user|c|compiled --src IN --dst OUT [--depth D]
-//                     [--block B] [--object F] [--ring M]
+//   uringc-bench nops --name W --runner user|c|compiled|host --k K --n N [--object F]
+//                     [--program G] [--ring M]
+//   uringc-bench copy --name W --runner user|c|compiled|host --src IN --dst OUT [--depth D]
+//                     [--block B] [--object F] [--program G] [--ring M]
+// `host` runs graph G's --target=host build (linked in, host_programs.h) on the host engine.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -21,13 +23,14 @@
 #include "bench_files.h"
 #include "bench_ring.h"
 #include "bpf_workloads.h"
+#include "host_programs.h"
 #include "user_workloads.h"
 
 namespace uringc_bench {
 namespace {
 
 struct Options {
-  std::string name, runner = "user", object, ring = "rewind", src, dst;
+  std::string name, runner = "user", object, program, ring = "rewind", src, dst;
   uint32_t k = 1, depth = 1, block = 4096, sq = 0, cq = 0;
   uint64_t n = 1000;
 };
@@ -56,6 +59,7 @@ Measurement UserRun(const Options& o, uint32_t in_flight,
 BpfRun BpfRunFor(const Options& o, uint32_t in_flight) {
   BpfRun run;
   run.object = o.object;
+  if (o.runner == "host") run.host = FindHostProgram(o.program.c_str());
   run.ring.mode = o.ring;
   run.ring.sq_entries = SqEntries(o, in_flight);
   run.ring.cq_entries = o.cq ? o.cq : run.ring.sq_entries;
@@ -117,9 +121,12 @@ int Main(int argc, char** argv) {
   auto* copy = app.add_subcommand("copy", "copy a file, byte-exact");
   for (CLI::App* sub : {nops, copy}) {
     sub->add_option("--name", o.name, "the workload's name in the BENCH line")->required();
-    sub->add_option("--runner", o.runner, "user, c (a lean C baseline) or compiled")
-        ->check(CLI::IsMember({"user", "c", "compiled"}));
+    sub->add_option("--runner", o.runner,
+                    "user, c (a lean C baseline), compiled, or host (the compiled graph on the "
+                    "host engine)")
+        ->check(CLI::IsMember({"user", "c", "compiled", "host"}));
     sub->add_option("--object", o.object, "the controller object (c, compiled)");
+    sub->add_option("--program", o.program, "the graph built for the host engine (host)");
     sub->add_option("--ring", o.ring,
                     "rewind or tail (the benchmark's), runtime, runtime-rewind or runtime-tail "
                     "(uringc::Ring)");
@@ -147,8 +154,13 @@ int Main(int argc, char** argv) {
     if (!error.empty()) std::fprintf(stderr, "uringc-bench: %s\n", error.c_str());
     return error.empty() ? 0 : 1;
   }
-  if (o.runner != "user" && o.object.empty()) {
+  if ((o.runner == "c" || o.runner == "compiled") && o.object.empty()) {
     std::fprintf(stderr, "uringc-bench: --runner=%s needs --object\n", o.runner.c_str());
+    return 2;
+  }
+  if (o.runner == "host" && FindHostProgram(o.program.c_str()) == nullptr) {
+    std::fprintf(stderr, "uringc-bench: no host build of graph `%s` (--program)\n",
+                 o.program.c_str());
     return 2;
   }
   const Measurement m = nops->parsed() ? Nops(o) : Copy(o);

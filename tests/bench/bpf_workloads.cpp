@@ -76,7 +76,8 @@ uringc::Ring* MakeRing(const BpfRingChoice& choice, size_t mem_min,
 Measurement RunBpf(const BpfRun& run) {
   Measurement m;
   m.copy = run.copy;
-  auto ctl = uringc::Controller::OpenFile(run.object);
+  auto ctl = run.host ? uringc::Controller::OpenProgram(*run.host, uringc::Engine::kHost)
+                      : uringc::Controller::OpenFile(run.object);
   if (!ctl) {
     m.error = ctl.error().message;
     return m;

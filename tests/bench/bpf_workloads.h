@@ -1,6 +1,7 @@
 // The BPF side of the benchmark: a controller object (a compiled `.uring` graph or a lean C
 // baseline) opened, given its parameters, loaded, attached and run through the runtime's
-// Controller, as `uringc run` does, on the ring the command line chose.
+// Controller, as `uringc run` does, on the ring the command line chose; or the same graph's host
+// build on the host engine.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <string>
 
 #include "measurement.h"
+#include "uringc/program.h"
 
 namespace uringc_bench {
 
@@ -25,6 +27,8 @@ using Expected = std::map<std::string, uint64_t>;
 
 struct BpfRun {
   std::string object;
+  /// When set: this program on the host engine instead of `object` in the kernel.
+  const uringc_program* host = nullptr;
   BpfRingChoice ring;
   std::map<std::string, int64_t> ints;  ///< parameters (fds too) set with SetInt
   bool copy = false;                    ///< ops are bytes
