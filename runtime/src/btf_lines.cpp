@@ -23,29 +23,48 @@ std::string_view CString(std::string_view strings, uint32_t off) {
 
 }  // namespace
 
-Result<std::string_view> ElfSection(std::string_view elf, std::string_view name) {
+Result<std::vector<ElfSectionHeader>> ElfSections(std::string_view elf) {
   Elf64_Ehdr eh;
   if (!ReadAt(elf, 0, &eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
       eh.e_ident[EI_CLASS] != ELFCLASS64) {
     return MakeError(DiagKind::kBadObject, EINVAL, "not a 64-bit ELF object");
   }
+  // The table must be whole and name its string section; extended numbering (e_shnum 0 with
+  // e_shoff set) is not something a BPF compiler writes, so it counts as damage too.
+  const bool table_inside = eh.e_shoff <= elf.size() &&
+                            (elf.size() - eh.e_shoff) / sizeof(Elf64_Shdr) >= eh.e_shnum;
   Elf64_Shdr names;
-  if (eh.e_shentsize != sizeof(Elf64_Shdr) ||
+  if (eh.e_shentsize != sizeof(Elf64_Shdr) || !table_inside ||
+      (eh.e_shnum == 0 && eh.e_shoff != 0) || eh.e_shstrndx >= eh.e_shnum ||
       !ReadAt(elf, eh.e_shoff + size_t{eh.e_shstrndx} * sizeof(Elf64_Shdr), &names) ||
       names.sh_offset > elf.size() || elf.size() - names.sh_offset < names.sh_size) {
     return MakeError(DiagKind::kBadObject, EINVAL, "the ELF object's section headers are damaged");
   }
   const std::string_view strtab = elf.substr(names.sh_offset, names.sh_size);
+  std::vector<ElfSectionHeader> out;
   for (uint16_t i = 0; i < eh.e_shnum; ++i) {
     Elf64_Shdr sh;
-    if (!ReadAt(elf, eh.e_shoff + size_t{i} * sizeof(Elf64_Shdr), &sh)) break;
-    if (CString(strtab, sh.sh_name) != name) continue;
-    if (sh.sh_type == SHT_NOBITS) return std::string_view();
-    if (sh.sh_offset > elf.size() || elf.size() - sh.sh_offset < sh.sh_size) {
+    ReadAt(elf, eh.e_shoff + size_t{i} * sizeof(Elf64_Shdr), &sh);  // inside: checked above
+    ElfSectionHeader h{CString(strtab, sh.sh_name), sh.sh_type, sh.sh_size, sh.sh_link, {}};
+    if (sh.sh_type != SHT_NOBITS) {
+      h.outside_file = sh.sh_offset > elf.size() || elf.size() - sh.sh_offset < sh.sh_size;
+      if (!h.outside_file) h.bytes = elf.substr(sh.sh_offset, sh.sh_size);
+    }
+    out.push_back(h);
+  }
+  return out;
+}
+
+Result<std::string_view> ElfSection(std::string_view elf, std::string_view name) {
+  auto sections = ElfSections(elf);
+  if (!sections) return sections.error();
+  for (const ElfSectionHeader& s : *sections) {
+    if (s.name != name) continue;
+    if (s.outside_file) {
       return MakeError(DiagKind::kBadObject, EINVAL,
                        "ELF section " + std::string(name) + " lies outside the file");
     }
-    return elf.substr(sh.sh_offset, sh.sh_size);
+    return s.bytes;
   }
   return std::string_view();
 }

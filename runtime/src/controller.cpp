@@ -18,6 +18,7 @@
 #include "uringc/features.h"
 #include "uringc/host_engine.h"
 #include "uringc/libbpf_messages.h"
+#include "uringc/object_bounds.h"
 
 namespace uringc {
 namespace {
@@ -180,6 +181,9 @@ Result<std::unique_ptr<Controller>> Controller::OpenProgram(const uringc_program
 }
 
 Result<void> Controller::Init(const ControllerOptions&) {
+  URINGC_TRY(CheckObjectBounds(
+      std::string_view(reinterpret_cast<const char*>(elf_.data()), elf_.size()),
+      options_.object_name));
   LibbpfCapture capture(&libbpf_messages_);
   LIBBPF_OPTS(bpf_object_open_opts, open_opts, .object_name = options_.object_name.c_str());
   object_ = bpf_object__open_mem(elf_.data(), elf_.size(), &open_opts);

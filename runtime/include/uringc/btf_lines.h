@@ -23,6 +23,20 @@ struct LineInfo {
   std::string text;     // the source line, when the compiler embedded it
 };
 
+/// One entry of an ELF file's section header table; `bytes` is empty for SHT_NOBITS sections.
+struct ElfSectionHeader {
+  std::string_view name;
+  uint32_t type = 0;
+  uint64_t size = 0;    // sh_size: the section's size in memory, also for SHT_NOBITS
+  uint32_t link = 0;    // sh_link (a symbol table's string table)
+  std::string_view bytes;  // empty also when the header places them outside the file
+  bool outside_file = false;
+};
+
+/// Every section header of a 64-bit little-endian ELF file, in index order (section 0 included).
+/// An error when the header table or the section names lie outside the file.
+Result<std::vector<ElfSectionHeader>> ElfSections(std::string_view elf);
+
 /// A section's bytes by name in a 64-bit little-endian ELF file; empty view if absent.
 Result<std::string_view> ElfSection(std::string_view elf, std::string_view name);
 
