@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "uringc/btf_lines.h"
 
@@ -27,36 +29,72 @@ bool Inside(uint64_t offset, uint64_t size, uint64_t section_size) {
   return offset <= section_size && size <= section_size - offset;
 }
 
-Result<void> CheckSymbols(const std::vector<ElfSectionHeader>& sections,
-                          const std::string& object_name) {
+struct Symbol {
+  std::string_view name;
+  Elf64_Sym sym;
+};
+
+// The symbols of every symbol table, with their names.
+std::vector<Symbol> ReadSymbols(const std::vector<ElfSectionHeader>& sections) {
+  std::vector<Symbol> out;
   for (const ElfSectionHeader& symtab : sections) {
     if (symtab.type != SHT_SYMTAB) continue;
     const std::string_view names =
         symtab.link < sections.size() ? sections[symtab.link].bytes : std::string_view();
     for (size_t off = 0; symtab.bytes.size() - off >= sizeof(Elf64_Sym); off += sizeof(Elf64_Sym)) {
-      Elf64_Sym sym;
-      memcpy(&sym, symtab.bytes.data() + off, sizeof(sym));
-      const unsigned type = ELF64_ST_TYPE(sym.st_info);
-      if ((type != STT_FUNC && type != STT_OBJECT) || sym.st_shndx == SHN_UNDEF ||
-          sym.st_shndx >= sections.size()) {
-        continue;  // SHN_ABS, SHN_COMMON and the like are not offsets into a section
+      Symbol s;
+      memcpy(&s.sym, symtab.bytes.data() + off, sizeof(s.sym));
+      if (s.sym.st_name < names.size()) {
+        const char* p = names.data() + s.sym.st_name;
+        s.name = std::string_view(p, strnlen(p, names.size() - s.sym.st_name));
       }
-      const ElfSectionHeader& home = sections[sym.st_shndx];
-      if (Inside(sym.st_value, sym.st_size, home.size)) continue;
-      const std::string_view name =
-          sym.st_name < names.size()
-              ? std::string_view(names.data() + sym.st_name,
-                                 strnlen(names.data() + sym.st_name, names.size() - sym.st_name))
-              : std::string_view("?");
-      return MakeError(DiagKind::kBadObject, EINVAL,
-                       Describe(object_name, "symbol `" + std::string(name) + "`", sym.st_value,
-                                sym.st_size, home));
+      out.push_back(s);
     }
+  }
+  return out;
+}
+
+// Functions and objects lie inside the section they name (libbpf copies a program's
+// instructions from its symbol's offset).
+Result<void> CheckSymbols(const std::vector<ElfSectionHeader>& sections,
+                          const std::vector<Symbol>& symbols, const std::string& object_name) {
+  for (const Symbol& s : symbols) {
+    const unsigned type = ELF64_ST_TYPE(s.sym.st_info);
+    if ((type != STT_FUNC && type != STT_OBJECT) || s.sym.st_shndx == SHN_UNDEF ||
+        s.sym.st_shndx >= sections.size()) {
+      continue;  // SHN_ABS, SHN_COMMON and the like are not offsets into a section
+    }
+    const ElfSectionHeader& home = sections[s.sym.st_shndx];
+    if (Inside(s.sym.st_value, s.sym.st_size, home.size)) continue;
+    return MakeError(DiagKind::kBadObject, EINVAL,
+                     Describe(object_name, "symbol `" + std::string(s.name) + "`", s.sym.st_value,
+                              s.sym.st_size, home));
   }
   return {};
 }
 
+// Where libbpf will place a DATASEC's variable: its BTF offset, or, in a DATASEC of size 0 (as
+// clang leaves them), the value of the first global or weak object symbol of its name, whatever
+// section that symbol names (btf_fixup_datasec, find_elf_var_sym); nullopt when there is none
+// (libbpf refuses the object then).
+std::optional<uint64_t> PlacedOffset(const btf_type* datasec, const btf_var_secinfo& var,
+                                     std::string_view var_name,
+                                     const std::vector<Symbol>& symbols) {
+  if (datasec->size != 0) return var.offset;
+  for (const Symbol& s : symbols) {
+    const unsigned bind = ELF64_ST_BIND(s.sym.st_info);
+    if (ELF64_ST_TYPE(s.sym.st_info) == STT_OBJECT && (bind == STB_GLOBAL || bind == STB_WEAK) &&
+        s.name == var_name) {
+      return s.sym.st_value;
+    }
+  }
+  return std::nullopt;
+}
+
+// Variables lie inside the section their DATASEC describes (libbpf copies a struct_ops variable
+// from its offset, with a 32-bit sum that can wrap).
 Result<void> CheckDataSections(const std::vector<ElfSectionHeader>& sections,
+                               const std::vector<Symbol>& symbols,
                                const std::string& object_name) {
   std::string_view raw;
   for (const ElfSectionHeader& s : sections)
@@ -75,14 +113,16 @@ Result<void> CheckDataSections(const std::vector<ElfSectionHeader>& sections,
     if (home == nullptr) continue;  // .ksyms, .kconfig: externs with no ELF section
     const btf_var_secinfo* vars = btf_var_secinfos(t);
     for (uint16_t i = 0; i < btf_vlen(t); ++i) {
+      const btf_type* var = btf__type_by_id(types.get(), vars[i].type);
+      const std::string var_name = var ? btf__name_by_offset(types.get(), var->name_off) : "";
+      const std::optional<uint64_t> offset = PlacedOffset(t, vars[i], var_name, symbols);
+      if (!offset) continue;
       const long long resolved = btf__resolve_size(types.get(), vars[i].type);
       const uint64_t size = std::max<uint64_t>(vars[i].size, resolved < 0 ? 0 : resolved);
-      if (Inside(vars[i].offset, size, home->size)) continue;
-      const btf_type* var = btf__type_by_id(types.get(), vars[i].type);
-      const std::string var_name = var ? btf__name_by_offset(types.get(), var->name_off) : "?";
+      if (Inside(*offset, size, home->size)) continue;
       return MakeError(DiagKind::kBadObject, EINVAL,
-                       Describe(object_name, "BTF variable `" + var_name + "`", vars[i].offset,
-                                size, *home));
+                       Describe(object_name, "BTF variable `" + var_name + "`", *offset, size,
+                                *home));
     }
   }
   return {};
@@ -102,8 +142,9 @@ Result<void> CheckObjectBounds(std::string_view elf, const std::string& object_n
     return MakeError(DiagKind::kBadObject, EINVAL,
                      "`" + object_name + "` is damaged: " + sections.error().message);
   }
-  URINGC_TRY(CheckSymbols(*sections, object_name));
-  return CheckDataSections(*sections, object_name);
+  const std::vector<Symbol> symbols = ReadSymbols(*sections);
+  URINGC_TRY(CheckSymbols(*sections, symbols, object_name));
+  return CheckDataSections(*sections, symbols, object_name);
 }
 
 }  // namespace uringc
