@@ -15,13 +15,13 @@ bool ReadAt(std::string_view data, size_t off, T* out) {
   return true;
 }
 
+}  // namespace
+
 std::string_view CString(std::string_view strings, uint32_t off) {
   if (off >= strings.size()) return {};
   const char* p = strings.data() + off;
   return std::string_view(p, strnlen(p, strings.size() - off));
 }
-
-}  // namespace
 
 Result<std::vector<ElfSectionHeader>> ElfSections(std::string_view elf) {
   Elf64_Ehdr eh;

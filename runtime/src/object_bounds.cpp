@@ -44,10 +44,7 @@ std::vector<Symbol> ReadSymbols(const std::vector<ElfSectionHeader>& sections) {
     for (size_t off = 0; symtab.bytes.size() - off >= sizeof(Elf64_Sym); off += sizeof(Elf64_Sym)) {
       Symbol s;
       memcpy(&s.sym, symtab.bytes.data() + off, sizeof(s.sym));
-      if (s.sym.st_name < names.size()) {
-        const char* p = names.data() + s.sym.st_name;
-        s.name = std::string_view(p, strnlen(p, names.size() - s.sym.st_name));
-      }
+      s.name = CString(names, s.sym.st_name);
       out.push_back(s);
     }
   }

@@ -23,6 +23,10 @@ struct LineInfo {
   std::string text;     // the source line, when the compiler embedded it
 };
 
+/// The NUL-terminated string at `off` of a string table (ELF or BTF), cut at the table's end;
+/// empty when `off` lies outside it.
+std::string_view CString(std::string_view strings, uint32_t off);
+
 /// One entry of an ELF file's section header table; `bytes` is empty for SHT_NOBITS sections.
 struct ElfSectionHeader {
   std::string_view name;
