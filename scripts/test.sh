@@ -18,4 +18,10 @@ for t in runtime/uringc_runtime_tests compiler/uringc_diag_tests; do
 done
 
 cd build
-ctest --output-on-failure -j2 "$@"
+if ! ctest --output-on-failure -j2 "$@"; then
+  # The failures again, last, where a log cut short in the middle still shows them.
+  echo "== failed assertions (from build/Testing/Temporary/LastTest.log) =="
+  grep -E -A8 ': Failure$' Testing/Temporary/LastTest.log | tail -120 || true
+  grep -E '\[  FAILED  \]' Testing/Temporary/LastTest.log | sort -u | tail -40 || true
+  exit 8
+fi

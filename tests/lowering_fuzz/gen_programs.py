@@ -9,6 +9,12 @@ counters incremented first, pipe reads always carry a timeout, every `any` has a
 completes. Parameters: `f` a regular file (at least 4 KiB), `p` a pipe that never gets data,
 `buf` 4 buffers of 256 bytes.
 
+Each program's outcome is the same however fast it runs, so the kernel and host engines must agree
+on it even under emulation: a deadline either surely fires (its body starts with a read on `p`
+with no timeout) or surely does not (30 s, far longer than any body); an `any` has exactly one arm
+that can complete, or none and a deadline that fires; concurrent tasks never fail (each body sits
+in a try), never `stop`, and only add to o1/o2 (sums do not depend on order) instead of setting o3.
+
 usage: gen_programs.py --seed S --count N --out DIR    (writes DIR/gNNNN.uring)
 """
 import argparse
@@ -42,6 +48,11 @@ class Gen:
 
     def emit(self, ind, s):
         self.lines.append("    " * ind + s)
+
+    @staticmethod
+    def set_o3(ctx, value):
+        """`o3 = value`, or in a concurrent task, where the last writer would win a race, a sum."""
+        return f"o2 += u64({value})" if ctx.get("lane") else f"o3 = {value}"
 
     # ----- expressions (u64) -----
     def expr(self, scope, depth=0):
@@ -98,7 +109,7 @@ class Gen:
             self.emit(ind, f"let {v} = read(p, buf[{r.randint(0, 3)}]) within {r.randint(1, 3)} ms")
             results.append(v)
         elif k == 6:
-            action = r.choice(["{ o3 = 7 }", "fail ETIME"] + (["break", "continue"] if ctx["loop"] else []))
+            action = r.choice(["{ " + self.set_o3(ctx, "7") + " }", "fail ETIME"] + (["break", "continue"] if ctx["loop"] else []))
             self.emit(ind, f"read(p, buf[0], 0) within {r.randint(1, 2)} ms else {action}")
         elif k == 7 and ctx["fns"]:
             fn = r.choice(ctx["fns"])
@@ -127,7 +138,9 @@ class Gen:
                 choices += ["parallel", "all", "any"]
         if ctx["loop"]:
             choices += ["brk"]
-        choices += ["fail", "stop"] if r.random() < 0.08 else []
+        if r.random() < 0.08:
+            # `stop` in a task, or in a fn a task may call, would race the task's siblings
+            choices += ["fail"] if ctx.get("lane") or ctx.get("in_fn") else ["fail", "stop"]
         k = r.choice(choices)
         sub = dict(ctx)
         if k == "assign":
@@ -182,47 +195,66 @@ class Gen:
             if r.random() < 0.5:
                 self.emit(ind + 1, f"if {self.cond(scope, results)} {{ fail {r.choice(['EIO', 'EAGAIN', 'EINVAL'])} }}")
             self.emit(ind, f"}} catch {e} {{")
-            self.emit(ind + 1, f"{'acc += u64(' + e + ')' if ctx.get('in_fn') else 'o3 = ' + e}")
+            self.emit(ind + 1, f"acc += u64({e})" if ctx.get("in_fn") else self.set_o3(ctx, e))
             self.emit(ind, "}")
         elif k == "deadline" and not ctx.get("in_fn"):
+            fires = r.random() < 0.5
             self.emit(ind, "{")
+            if fires:  # the body never gets past this read: the deadline cancels it
+                self.emit(ind + 1, "read(p, buf[0])?")
             self.block(ind + 1, scope, results, ctx, depth - 1)
-            self.emit(ind, f"}} within {r.randint(1, 20)} ms else {{ o3 = -1 }}")
+            limit = f"{r.randint(1, 20)} ms" if fires else "30 s"
+            self.emit(ind, f"}} within {limit} else {{ {self.set_o3(ctx, '-1')} }}")
         elif k in ("parallel", "all", "any"):
             sub["loop"] = False
+            sub["lane"] = True
             sub["tasks"] = ctx["tasks"] + 1
             ctx["tasks"] += 1
             if k == "parallel":
                 i = self.fresh("t")
                 self.emit(ind, f"parallel {i} in 0..{r.randint(1, 3)} {{")
-                self.block(ind + 1, scope + [f"u64({i})"], results, sub, depth - 1)
+                self.task_body(ind + 1, scope + [f"u64({i})"], results, sub, depth - 1)
                 self.emit(ind, "}")
             elif k == "all":
                 self.emit(ind, "all {")
                 for _ in range(r.randint(1, 3)):
                     self.emit(ind + 1, "{")
-                    self.block(ind + 2, scope, results, sub, depth - 1)
+                    self.task_body(ind + 2, scope, results, sub, depth - 1)
                     self.emit(ind + 1, "}")
                 self.emit(ind, "}")
             else:
-                self.emit(ind, "any {")
-                arms = [r.choice(["nop()", f"sleep({r.randint(1, 500)} us)"])]
-                for _ in range(r.randint(0, 2)):
-                    arms.append(r.choice(["nop()", "read(p, buf[1])", f"sleep({r.randint(1, 900)} us)"]
-                                         + [f"{fn}(1)" for fn in ctx["fns"]]))
+                # One arm can complete (the first to do so would otherwise depend on speed), or
+                # none, and then a deadline that surely fires ends the `any`.
+                within = r.random() < 0.3
+                fires = within and r.random() < 0.5
+                never = "read(p, buf[1])"
+                arms = [never if fires else r.choice(["nop()", f"sleep({r.randint(1, 500)} us)"]
+                                                     + [f"{fn}(1)" for fn in ctx["fns"]])]
+                arms += [never] * r.randint(0, 2)
                 r.shuffle(arms)
+                self.emit(ind, "any {")
                 for a in arms:
                     v = self.fresh("a")
                     self.emit(ind + 1, f"{a} as {v} => {{")
-                    self.emit(ind + 2, f"o3 = i32({v})")
+                    self.emit(ind + 2, self.set_o3(ctx, f"i32({v})"))
                     self.block(ind + 2, scope, results, sub, depth - 1)
                     self.emit(ind + 1, "}")
-                within = r.random() < 0.3
-                self.emit(ind, "}" + (f" within {r.randint(5, 50)} ms else {{ o3 = -2 }}" if within else ""))
+                limit = f"{r.randint(1, 20)} ms" if fires else "30 s"
+                self.emit(ind, "}" + (f" within {limit} else {{ {self.set_o3(ctx, '-2')} }}" if within else ""))
         elif k == "fail":
             self.emit(ind, f"if {self.cond(scope, results)} {{ fail {r.choice(['EIO', 'EPERM'])} }}")
         elif k == "stop":
             self.emit(ind, f"if {self.cond(scope, results)} {{ stop }}")
+
+    def task_body(self, ind, scope, results, ctx, depth):
+        """A concurrent task's statements in a try: a failing task would cancel its siblings
+        wherever they had got to."""
+        e = self.fresh("e")
+        self.emit(ind, "try {")
+        self.block(ind + 1, scope, results, ctx, depth)
+        self.emit(ind, f"}} catch {e} {{")
+        self.emit(ind + 1, f"o2 += u64({e})")
+        self.emit(ind, "}")
 
     def fn(self, name):
         self.emit(0, f"fn {name}(x: u64) -> i32 {{")
