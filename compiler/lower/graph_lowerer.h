@@ -39,12 +39,13 @@ inline constexpr uint32_t kWordDrain = 9;    ///< cancelled requests in flight i
 inline constexpr uint32_t kControlWords = 10;
 
 /// Starting and cancelling a child task's instances: the verifier walks a loop with a constant
-/// bound once per instance, and the loop once per walk of the run loop (one per slot it runs in
-/// a step while counted, at most kMostCountedIterations: EmitStepLoop), so a child task is
-/// started and cancelled by such a loop only while its slots times those walks stay within
-/// this; beyond, by an iterator loop (ForEachInstance), which costs about 14 BPF instructions
-/// more per loop (echo's 64 lanes: 1,097 -> 1,139) but the same verification at every width.
-/// With a run budget of 4, up to 64 slots are unrolled; with 8 or more, up to 32.
+/// bound once per instance, and the loop once per walk of the event loop (one per iteration
+/// while counted, at most kMostCountedIterations: EmitStepLoop), so a child task is started and
+/// cancelled by such a loop only while its slots times those walks stay within this; beyond, by
+/// an iterator loop (ForEachInstance), which costs about 14 BPF instructions more per loop
+/// (echo's 64 lanes: 1,097 -> 1,139) but the same verification at every width. The event loop
+/// of a graph with several tasks iterates (its bound, reap and run budgets together, is over 8),
+/// so up to 32 slots are unrolled.
 inline constexpr uint64_t kUnrolledWalks = 256;
 
 /// kWordSeq of a slot whose awaited request was cancelled and has not completed yet.
@@ -78,6 +79,11 @@ struct TaskInfo {
   std::vector<rgir::TaskId> children;     ///< tasks forked by this task
 };
 
+/// The most SQEs one path from `entry` through the blocks of `inside` pushes (`sqes` per block),
+/// back edges left out (a counted loop's pushes carry its instances already, Push). step.cpp.
+uint64_t MostSqesOnAPath(llvm::BasicBlock* entry, const std::set<llvm::BasicBlock*>& inside,
+                         const std::map<llvm::BasicBlock*, uint64_t>& sqes);
+
 class GraphLowerer {
  public:
   GraphLowerer(const rgir::Graph& g, BpfModule& m, const GraphLoweringOptions& o,
@@ -110,7 +116,11 @@ class GraphLowerer {
 
   // ----- step.cpp -----
   void EmitStep();
-  void EmitReapHandler(StepBuilder& b, const Cqe& cqe);
+  /// One task: reap up to reap_budget_ CQEs (each unparks the slot), then run it while it is
+  /// runnable, up to run_budget_ times.
+  ReapResult EmitReapThenRun(StepBuilder& b, const RingRegions& regions);
+  /// `running`: Running(), read once before the reap loop (reaping cannot end the graph).
+  void EmitReapHandler(StepBuilder& b, const Cqe& cqe, llvm::Value* running);
   /// A CQE for slot (t, idx) with sequence number `seq` (i64): the awaited result or a deadline.
   void EmitReapSlot(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, const Cqe& cqe,
                     llvm::Value* seq);
@@ -121,6 +131,13 @@ class GraphLowerer {
   void EmitStopWhenDrained(StepBuilder& b);
   /// i1: the graph has not ended.
   llvm::Value* Running(StepBuilder& b);
+  /// A run loop's room check (i1): nothing is pending, or the SQ has room for the most SQEs one
+  /// run pushes, so a large budget never overfills the SQ (kSqFull). That number is known once
+  /// the run's code is emitted: BeginRun marks where it starts, SettleRoomForARun counts it
+  /// (MostSqesOnAPath) and replaces the placeholder the check holds until then.
+  llvm::Value* RoomForARun(StepBuilder& b);
+  void BeginRun(StepBuilder& b);
+  void SettleRoomForARun();
 
   // ----- ready.cpp -----
   /// Makes (task, idx) runnable: on the ready queue unless already there (one task: unparked).
@@ -133,6 +150,20 @@ class GraphLowerer {
   void ClearReady(StepBuilder& b);
   /// Runs the next runnable slot up to its next await.
   void EmitRunOne(StepBuilder& b);
+  /// Several tasks: takes the ready queue's first entry (i32: task << 16 | slot).
+  llvm::Value* PopReady(StepBuilder& b);
+  /// Several tasks: runs slot (task, slot), two i32 values, up to its next await, then the
+  /// cancellation of a fork one of its children ended.
+  void RunSlot(StepBuilder& b, llvm::Value* task, llvm::Value* slot);
+
+  // ----- event_loop.cpp -----
+  /// Several tasks: one loop over events, each a CQE (its slot, when that was waiting for it,
+  /// runs at once, without a turn through the ready queue) or, with no CQE left, the ready
+  /// queue's first slot.
+  ReapResult EmitEventLoop(StepBuilder& b, const RingRegions& regions);
+  /// Makes (t, idx) runnable after its awaited CQE: inside the event loop it runs right after
+  /// the CQE (when the SQ has room for a run and it is not queued already), else Enqueue.
+  void Wake(StepBuilder& b, rgir::TaskId t, llvm::Value* idx);
   /// body(task, checked slot index) for the (task, slot) named by two i32 values: a switch over
   /// the tasks; a task number out of range does nothing, a slot out of range stops (bad CQE).
   void EmitForSlot(StepBuilder& b, llvm::Value* task, llvm::Value* slot,
@@ -280,6 +311,17 @@ class GraphLowerer {
   /// FlushIfFull). The run loop takes a slot only while the SQ has room for the most SQEs one
   /// path through the run dispatch pushes (step.cpp, MostSqesOnAPath).
   std::map<llvm::BasicBlock*, uint64_t> block_sqes_;
+  std::vector<llvm::Instruction*> room_needed_;  ///< RoomForARun's placeholders
+  llvm::BasicBlock* run_entry_ = nullptr;     ///< BeginRun: the run's first block
+  llvm::BasicBlock* run_last_ = nullptr;      ///< BeginRun: the block before the run's others
+  /// The slot the event loop's CQE woke, run right after it (event_loop.cpp): allocas promoted
+  /// with the register variables; `active` only while the event loop handles a CQE.
+  struct DirectRun {
+    llvm::AllocaInst* go = nullptr;    ///< i32: 1 when (task, slot) runs after this CQE
+    llvm::AllocaInst* task = nullptr;  ///< i32
+    llvm::AllocaInst* slot = nullptr;  ///< i32
+    bool active = false;
+  } direct_;
   uint64_t push_weight_ = 1;
   bool push_has_room_ = false;  ///< FlushIfFull just made room for the next Push
   llvm::GlobalVariable* ready_head_ = nullptr;

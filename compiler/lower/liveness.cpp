@@ -124,12 +124,21 @@ llvm::AllocaInst* GraphLowerer::RegisterVar(StepBuilder& b, rgir::VarId v, uint3
 }
 
 void GraphLowerer::PromoteRegisterVars() {
-  if (var_alloca_.empty()) return;
   std::vector<llvm::AllocaInst*> allocas;
   for (const auto& [key, a] : var_alloca_) allocas.push_back(a);
+  for (llvm::AllocaInst* a : {direct_.go, direct_.task, direct_.slot})
+    if (a != nullptr) allocas.push_back(a);
+  if (allocas.empty()) return;
   llvm::Function* f = allocas.front()->getFunction();
   llvm::DominatorTree dt(*f);
   llvm::PromoteMemToReg(allocas, dt);
+  // mem2reg's phis have no location; each gets its block's (every instruction needs one).
+  for (llvm::BasicBlock& bb : *f) {
+    auto first = bb.getFirstNonPHIIt();
+    if (first == bb.end()) continue;
+    for (llvm::PHINode& phi : bb.phis())
+      if (!phi.getDebugLoc()) phi.setDebugLoc(first->getDebugLoc());
+  }
 }
 
 }  // namespace uringc::lower

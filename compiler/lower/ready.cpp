@@ -64,12 +64,20 @@ void GraphLowerer::EmitRunOne(StepBuilder& b) {
     EmitTaskRun(b, Here{0, idx});
     return;
   }
+  llvm::Value* entry = PopReady(b);
+  RunSlot(b, ir.CreateLShr(entry, 16), ir.CreateAnd(entry, ir.getInt32(0xffff)));
+}
+
+llvm::Value* GraphLowerer::PopReady(StepBuilder& b) {
+  llvm::IRBuilder<>& ir = b.ir();
   llvm::Value* head = b.Load(ScalarType::kU32, ready_head_, 0, 4, true);
   llvm::Value* at = ir.CreateZExt(ir.CreateAnd(head, ir.getInt32(ready_size_ - 1)), ir.getInt64Ty());
   llvm::Value* entry = b.Load(ScalarType::kU32, b.At(ready_, ir.CreateShl(at, 2)), 0, 4);
   b.Store(ScalarType::kU32, ready_head_, 0, ir.CreateAdd(head, ir.getInt32(1)), 4, true);
-  llvm::Value* task = ir.CreateLShr(entry, 16);
-  llvm::Value* slot = ir.CreateAnd(entry, ir.getInt32(0xffff));
+  return entry;
+}
+
+void GraphLowerer::RunSlot(StepBuilder& b, llvm::Value* task, llvm::Value* slot) {
   EmitForSlot(b, task, slot, [&](StepBuilder& b, rgir::TaskId t, llvm::Value* idx) {
     b.SetLocation(g_.tasks[t].range);
     Table(t).StoreVar(b, idx, kWordQueued, b.ir().getInt64(0));

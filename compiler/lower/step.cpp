@@ -15,10 +15,6 @@
 
 namespace uringc::lower {
 
-namespace {
-
-// The most SQEs one path from `entry` through the blocks of `inside` pushes (`sqes` per block),
-// back edges left out (a counted loop's pushes carry its instances already, Push).
 uint64_t MostSqesOnAPath(llvm::BasicBlock* entry, const std::set<llvm::BasicBlock*>& inside,
                          const std::map<llvm::BasicBlock*, uint64_t>& sqes) {
   std::map<llvm::BasicBlock*, uint64_t> most;  // done: the most from the block on
@@ -49,8 +45,6 @@ uint64_t MostSqesOnAPath(llvm::BasicBlock* entry, const std::set<llvm::BasicBloc
   }
   return most[entry];
 }
-
-}  // namespace
 
 bool GraphLowerer::Run() {
   if (!PlanLayout()) return false;
@@ -122,15 +116,8 @@ void GraphLowerer::EndGraph(StepBuilder& b, bool failed, llvm::Value* neg_errno)
   });
 }
 
-void GraphLowerer::EmitReapHandler(StepBuilder& b, const Cqe& cqe) {
+void GraphLowerer::EmitReapHandler(StepBuilder& b, const Cqe& cqe, llvm::Value* running) {
   llvm::IRBuilder<>& ir = b.ir();
-  if (drain_) {
-    llvm::Value* n = b.Load(ScalarType::kU32, inflight_, 0, 4, true);
-    b.Store(ScalarType::kU32, inflight_, 0,
-            ir.CreateSelect(ir.CreateICmpEQ(n, ir.getInt32(0)), n, ir.CreateSub(n, ir.getInt32(1))),
-            4, true);
-  }
-  llvm::Value* running = Running(b);
   llvm::Value* seq = ir.CreateAnd(cqe.user_data, ir.getInt64(0xffffffffu), "cqe_seq");
   llvm::Value* mine = ir.CreateAnd(running, ir.CreateICmpNE(seq, ir.getInt64(0)));
   if (single_) {
@@ -161,7 +148,7 @@ void GraphLowerer::EmitReapSlot(StepBuilder& b, rgir::TaskId t, llvm::Value* idx
   b.SetBlock(hit);
   table.StoreVar(b, idx, kWordRes, ir.CreateSExt(cqe.res, ir.getInt64Ty()));
   table.StoreVar(b, idx, kWordSeq, ir.getInt64(0));
-  Enqueue(b, t, idx);
+  Wake(b, t, idx);
   ir.CreateBr(end);
   b.SetBlock(next);
   if (cancels_) ReapCancelled(b, t, idx, seq, end);
@@ -207,43 +194,67 @@ void GraphLowerer::EmitStep() {
       std::make_unique<SubmitQueue>(sb, regions, rc_, /*mid_step_flush=*/needs_paths_ || wide_);
 
   EmitStartGraph(sb);
+  ReapResult reaped = single_ ? EmitReapThenRun(sb, regions) : EmitEventLoop(sb, regions);
+  sb.SetLocation(g_.range);
+  EmitEnding(sb, reaped);
+}
 
-  ReapResult reaped = EmitReapLoop(sb, regions, rc_, reap_budget_,
-                                   [&](StepBuilder& b, const Cqe& c) { EmitReapHandler(b, c); });
+ReapResult GraphLowerer::EmitReapThenRun(StepBuilder& sb, const RingRegions& regions) {
+  llvm::IRBuilder<>& ir = sb.ir();
+  // Reaping neither ends the graph nor submits: whether it runs is read once, and the in-flight
+  // count drops once by what was reaped (never below 0).
+  llvm::Value* running = Running(sb);
+  ReapResult reaped =
+      EmitReapLoop(sb, regions, rc_, reap_budget_,
+                   [&](StepBuilder& b, const Cqe& c) { EmitReapHandler(b, c, running); });
+  if (drain_) {
+    llvm::Value* n = sb.Load(ScalarType::kU32, inflight_, 0, 4, true);
+    llvm::Value* left = ir.CreateSelect(ir.CreateICmpULT(n, reaped.count), ir.getInt32(0),
+                                        ir.CreateSub(n, reaped.count));
+    sb.Store(ScalarType::kU32, inflight_, 0, left, 4, true);
+  }
 
-  // Another slot runs only while the SQ has room for what one run can push (known once the run
-  // dispatch is emitted, so a placeholder stands for it until then), or nothing is pending: a
-  // large run budget never overfills the SQ (kSqFull); the rest run in the next step.
-  llvm::Instruction* room_needed = nullptr;
-  llvm::BasicBlock* run_entry = nullptr;
-  std::set<llvm::BasicBlock*> run_blocks;
   EmitStepLoop(
       sb, run_budget_,
       [&](StepBuilder& b, llvm::Value*) {
-        llvm::IRBuilder<>& ir = b.ir();
-        room_needed =
-            ir.Insert(llvm::BinaryOperator::CreateAdd(ir.getInt32(0), ir.getInt32(0)), "run.sqes");
-        llvm::Value* pending = queue_->Pending(b);
-        llvm::Value* room = ir.CreateOr(
-            ir.CreateICmpEQ(pending, ir.getInt32(0)),
-            ir.CreateICmpULE(ir.CreateAdd(pending, room_needed), rc_.sq_entries.Read(b)));
-        return ir.CreateAnd(ir.CreateAnd(Running(b), AnyReady(b)), room);
+        llvm::Value* room = RoomForARun(b);
+        return b.ir().CreateAnd(b.ir().CreateAnd(Running(b), AnyReady(b)), room);
       },
       [&](StepBuilder& b, llvm::Value*) {
-        llvm::Function* f = b.ir().GetInsertBlock()->getParent();
-        run_entry = b.ir().GetInsertBlock();
-        llvm::BasicBlock* last = &f->back();  // blocks are appended: those after it are new
+        BeginRun(b);
         EmitRunOne(b);
-        run_blocks.insert(run_entry);
-        for (auto it = std::next(last->getIterator()); it != f->end(); ++it)
-          run_blocks.insert(&*it);
       });
-  const uint64_t most_sqes = MostSqesOnAPath(run_entry, run_blocks, block_sqes_);
-  room_needed->replaceAllUsesWith(
-      ir.getInt32(static_cast<uint32_t>(std::min<uint64_t>(most_sqes, UINT32_MAX))));
-  room_needed->eraseFromParent();
-  sb.SetLocation(g_.range);
-  EmitEnding(sb, reaped);
+  SettleRoomForARun();
+  return reaped;
+}
+
+llvm::Value* GraphLowerer::RoomForARun(StepBuilder& b) {
+  llvm::IRBuilder<>& ir = b.ir();
+  llvm::Instruction* needed =
+      ir.Insert(llvm::BinaryOperator::CreateAdd(ir.getInt32(0), ir.getInt32(0)), "run.sqes");
+  room_needed_.push_back(needed);
+  llvm::Value* pending = queue_->Pending(b);
+  return ir.CreateOr(ir.CreateICmpEQ(pending, ir.getInt32(0)),
+                     ir.CreateICmpULE(ir.CreateAdd(pending, needed), rc_.sq_entries.Read(b)));
+}
+
+void GraphLowerer::BeginRun(StepBuilder& b) {
+  run_entry_ = b.ir().GetInsertBlock();
+  run_last_ = &run_entry_->getParent()->back();  // blocks are appended: those after it are new
+}
+
+void GraphLowerer::SettleRoomForARun() {
+  llvm::Function* f = run_entry_->getParent();
+  std::set<llvm::BasicBlock*> run_blocks = {run_entry_};
+  for (auto it = std::next(run_last_->getIterator()); it != f->end(); ++it)
+    run_blocks.insert(&*it);
+  const uint64_t most_sqes = MostSqesOnAPath(run_entry_, run_blocks, block_sqes_);
+  for (llvm::Instruction* needed : room_needed_) {
+    needed->replaceAllUsesWith(
+        llvm::ConstantInt::get(needed->getType(), std::min<uint64_t>(most_sqes, UINT32_MAX)));
+    needed->eraseFromParent();
+  }
+  room_needed_.clear();
 }
 
 void GraphLowerer::EmitEnding(StepBuilder& sb, const ReapResult& reaped) {

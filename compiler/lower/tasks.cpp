@@ -295,8 +295,10 @@ void GraphLowerer::ForEachInstance(StepBuilder& b, rgir::TaskId c,
 }
 
 bool GraphLowerer::IteratesInstances(rgir::TaskId c) const {
-  // The run loop's walks: one per iteration while counted, a few when it iterates (EmitStepLoop).
-  const uint64_t run_walks = std::min(run_budget_, kMostCountedIterations);
+  // The event loop's walks (a graph with instances has several tasks, event_loop.cpp): one per
+  // iteration while counted, a few when it iterates (EmitStepLoop).
+  const uint64_t run_walks =
+      std::min<uint64_t>(uint64_t{reap_budget_} + run_budget_, kMostCountedIterations);
   return Instances(c) > 1 && uint64_t{tasks_[c].slots} * run_walks > kUnrolledWalks;
 }
 
