@@ -3,6 +3,7 @@
 // like `64k`), and a bad one throws CLI::ValidationError with the message the user sees.
 #include "run_args.h"
 
+#include "arg_sockets.h"
 #include "uringc/controller.h"
 #include "uringc/numbers.h"
 
@@ -63,7 +64,9 @@ void AddRunOptions(CLI::App& app, RunArgs& out) {
            }
          },
          "set a global or `struct.member` (repeatable); VALUE is an integer, true/false, an\n"
-         "enumerator, PATH:r|w|rw|create (opens PATH, passes the fd) or buffer[:SIZE]\n"
+         "enumerator, PATH:r|w|rw|create (opens PATH, passes the fd), a socket\n"
+         "tcp-listen:HOST:PORT, tcp-connect:HOST:PORT, unix-listen:PATH or unix-connect:PATH\n"
+         "(passes its fd; a listener's address is printed on stderr) or buffer[:SIZE]\n"
          "(allocates; unset buffers parameters get their declared size)")
       ->type_name("NAME=VALUE")
       ->allow_extra_args(false);
@@ -155,6 +158,16 @@ Result<RunArg> ParseRunArg(const std::string& text) {
       a.size = *size;
     }
     a.value.clear();
+    return a;
+  }
+  if (const size_t first = a.value.find(':');
+      first != std::string::npos && IsSocketKind(a.value.substr(0, first))) {
+    a.kind = RunArg::Kind::kSocket;
+    a.mode = a.value.substr(0, first);
+    a.value = a.value.substr(first + 1);
+    if (auto ok = CheckSocketAddress(a.name, a.mode, a.value); !ok) {
+      return MakeError(DiagKind::kBadCommandLine, ok.error().code, ok.error().message);
+    }
     return a;
   }
   const size_t colon = a.value.rfind(':');

@@ -19,14 +19,16 @@ namespace uringc {
 
 /// One `--arg NAME=VALUE`. VALUE is a plain value (integer in the syntax of uringc/numbers.h,
 /// bool, enumerator), `PATH:MODE` (an fd parameter: the runtime opens PATH with MODE r, w, rw or
-/// create and passes the fd) or `buffer[:SIZE]` (a buffers parameter: the runtime allocates SIZE
-/// zeroed bytes, at least the declared size, or the declared size without SIZE).
+/// create and passes the fd), a socket `KIND:ADDRESS` (an fd parameter: tcp-listen:HOST:PORT,
+/// tcp-connect:HOST:PORT, unix-listen:PATH, unix-connect:PATH; arg_sockets.h) or
+/// `buffer[:SIZE]` (a buffers parameter: the runtime allocates SIZE zeroed bytes, at least the
+/// declared size, or the declared size without SIZE).
 struct RunArg {
-  enum class Kind { kValue, kFile, kBuffer };
+  enum class Kind { kValue, kFile, kSocket, kBuffer };
   std::string name;
-  std::string value;  // kValue: the text; kFile: the path
+  std::string value;  // kValue: the text; kFile: the path; kSocket: the address
   Kind kind = Kind::kValue;
-  std::string mode;   // kFile: r, w, rw, create
+  std::string mode;   // kFile: r, w, rw, create; kSocket: tcp-listen, unix-connect, ...
   uint64_t size = 0;  // kBuffer: bytes, 0 for the declared size
 };
 

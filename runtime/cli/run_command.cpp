@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "arg_files.h"
+#include "arg_sockets.h"
 #include "diag/exit_status.h"
 #include "diag/formatter.h"
 #include "interrupt.h"
@@ -97,6 +98,7 @@ void ReportError(const std::string& program, const RunArgs& args, const Error& e
 // Files and buffers handed to the controller; closed and freed when the command ends.
 struct Resources {
   ArgFiles files;
+  ArgSockets sockets;
   std::vector<std::pair<void*, size_t>> buffers;
   ~Resources() {
     for (auto& [p, n] : buffers) munmap(p, n);
@@ -123,20 +125,28 @@ Result<void> ApplyArg(Controller& ctl, const RunArg& a, Resources& res) {
   switch (a.kind) {
     case RunArg::Kind::kValue:
       return ctl.Set(a.name, a.value);
-    case RunArg::Kind::kFile: {
+    case RunArg::Kind::kFile:
+    case RunArg::Kind::kSocket: {
+      const bool socket = a.kind == RunArg::Kind::kSocket;
       auto v = ctl.globals().Find(a.name);
       if (!v) return v.error();
       if (v->type_name != kFdTypeName || v->size != 4 || v->kind != ValueKind::kSigned) {
+        const std::string text = socket ? a.mode + ":" + a.value : a.value + ":" + a.mode;
         return MakeError(DiagKind::kBadParameter, EINVAL,
-                         "--arg " + a.name + "=" + a.value + ":" + a.mode + ": `" + a.name +
-                             "` is " + v->type_name +
-                             ", not an fd parameter, so no "
-                             "file is opened for it (a path goes to a parameter of type `" +
-                             kFdTypeName + "`: an `fd` in .uring, `const volatile " + kFdTypeName +
-                             "` in C)");
+                         "--arg " + a.name + "=" + text + ": `" + a.name + "` is " +
+                             v->type_name + ", not an fd parameter, so no " +
+                             (socket ? "socket is made" : "file is opened") +
+                             " for it (it goes to a parameter of type `" + kFdTypeName +
+                             "`: an `fd` in .uring, `const volatile " + kFdTypeName + "` in C)");
       }
-      auto fd = res.files.Open(a.name, a.value, a.mode);
+      std::string where;
+      auto fd = socket ? res.sockets.Open(a.name, a.mode, a.value, &where)
+                       : res.files.Open(a.name, a.value, a.mode);
       if (!fd) return fd.error();
+      if (!where.empty()) {
+        std::fprintf(stderr, "--arg %s: listening on %s\n", EscapeForTerminal(a.name).c_str(),
+                     EscapeForTerminal(where).c_str());
+      }
       return ctl.SetInt(a.name, *fd);
     }
     case RunArg::Kind::kBuffer: {
@@ -242,6 +252,7 @@ int RunInVm(const RunArgs& args) {
     switch (a.kind) {
       case RunArg::Kind::kValue: value = a.value; break;
       case RunArg::Kind::kBuffer: value = a.size ? "buffer:" + std::to_string(a.size) : "buffer"; break;
+      case RunArg::Kind::kSocket: value = a.mode + ":" + a.value; break;  // made in the guest
       case RunArg::Kind::kFile:
         if (a.mode == "r" || a.mode == "rw") {
           const std::string guest = "/data/" + std::to_string(files.size()) + "-" +

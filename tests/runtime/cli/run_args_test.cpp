@@ -52,6 +52,34 @@ TEST(RunArgsTest, OptionsAndParameters) {
             std::string::npos);
 }
 
+TEST(RunArgsTest, SocketsAreAKindAndAnAddress) {
+  auto r = Parse({"echo.bpf.o", "--arg", "listener=tcp-listen:127.0.0.1:0", "--arg",
+                  "up=tcp-connect:[::1]:8080", "--arg", "s=unix-listen:/run/a:b.sock", "--arg",
+                  "c=unix-connect:/tmp/x", "--arg", "f=tcp-listen.log:r"});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->args.size(), 5u);
+  EXPECT_EQ(r->args[0].kind, uringc::RunArg::Kind::kSocket);
+  EXPECT_EQ(r->args[0].mode, "tcp-listen");
+  EXPECT_EQ(r->args[0].value, "127.0.0.1:0");
+  EXPECT_EQ(r->args[1].mode, "tcp-connect");
+  EXPECT_EQ(r->args[1].value, "[::1]:8080");
+  EXPECT_EQ(r->args[2].mode, "unix-listen");
+  EXPECT_EQ(r->args[2].value, "/run/a:b.sock");  // a path may hold colons
+  EXPECT_EQ(r->args[3].kind, uringc::RunArg::Kind::kSocket);
+  EXPECT_EQ(r->args[4].kind, uringc::RunArg::Kind::kFile);  // not a socket kind: a file
+  auto error = [](std::vector<std::string> args) {
+    auto r = Parse(std::move(args));
+    return r.ok() ? std::string("(parsed)") : r.error().message;
+  };
+  EXPECT_NE(error({"a.o", "--arg", "l=tcp-listen:127.0.0.1"}).find("HOST:PORT"), std::string::npos);
+  EXPECT_NE(error({"a.o", "--arg", "l=tcp-listen:127.0.0.1:65536"}).find("not a port"),
+            std::string::npos);
+  EXPECT_NE(error({"a.o", "--arg", "l=tcp-listen:::1:80"}).find("brackets"), std::string::npos);
+  EXPECT_NE(error({"a.o", "--arg", "l=unix-listen:"}).find("path is empty"), std::string::npos);
+  EXPECT_NE(error({"a.o", "--arg", "l=unix-listen:/" + std::string(120, 'x')}).find("at most 107"),
+            std::string::npos);
+}
+
 TEST(RunArgsTest, Errors) {
   EXPECT_NE(Parse({}).error().message.find("no object file"), std::string::npos);
   EXPECT_NE(Parse({"a.o", "b.o"}).error().message.find("only one object"), std::string::npos);

@@ -9,8 +9,10 @@ usage: run_cli_test.py URINGC URINGC_RUN OBJECT_DIR SOURCE_ROOT [--vm]
 """
 import fcntl
 import os
+import re
 import resource
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -22,6 +24,7 @@ VM = "--vm" in sys.argv[5:]
 COPY = os.path.join(OBJ, "copy_file.bpf.o")
 NOP = os.path.join(OBJ, "nop_named.bpf.o")
 NOP_CHAIN = os.path.join(ROOT, "examples", "nop_chain.uring")
+ECHO = os.path.join(ROOT, "examples", "echo.uring")
 
 
 def run(*args, env=None, **kw):
@@ -97,6 +100,129 @@ class LogSize(Temp):
         p = run(sys.executable, "-c", probe, RUN, NOP, "--log-size", str((1 << 30) - 1),
                 "--arg", "total=1")
         self.assertLess(int(p.stdout), 256 * 1024, "KiB resident: the log was touched")
+
+
+class Sockets(Temp):
+    """`--arg NAME=tcp-listen:HOST:PORT` and its kin: the command makes the socket, a server graph
+    serves real clients on it (the host engine, here), the listener's address is printed, and a
+    Unix socket file the command bound is gone afterwards."""
+
+    SEND_FIVE = """graph hello(s: fd, buf: buffers[1] of 16) -> (sent: i32) {
+    let n = send(s, buf[0][..5])?
+    sent = i32(n)
+}
+"""
+
+    def serve_echo(self, spec):
+        """Starts examples/echo.uring on `spec`; returns the process and the line's address."""
+        proc = subprocess.Popen([UR, "run", "--engine=host", ECHO, "--arg", f"listener={spec}"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        line = proc.stderr.readline().decode()
+        m = re.match(r"--arg listener: listening on (\S+)$", line.strip())
+        if m is None:
+            proc.kill()
+            self.fail(f"no listening line: {line!r} {proc.communicate()}")
+        return proc, m.group(1)
+
+    def echo_through(self, clients, stop):
+        try:
+            for i, c in enumerate(clients):
+                c.settimeout(10)
+                c.sendall(b"hello %d" % i)
+            for i, c in enumerate(clients):
+                got = b""
+                while len(got) < len(b"hello %d" % i):
+                    got += c.recv(100)
+                self.assertEqual(got, b"hello %d" % i)
+        finally:
+            for c in clients:
+                c.close()
+        time.sleep(0.2)
+        stop.send_signal(signal.SIGINT)
+        out, err = stop.communicate(timeout=30)
+        self.assertEqual(stop.returncode, 130, err)
+        self.assertIn(b"served = %d" % len(clients), out)
+        return out
+
+    def test_tcp_listen_on_port_0_serves_real_clients(self):
+        proc, where = self.serve_echo("tcp-listen:127.0.0.1:0")
+        host, port = where.removeprefix("tcp:").rsplit(":", 1)
+        self.assertEqual(host, "127.0.0.1")
+        self.assertNotEqual(int(port), 0)
+        clients = [socket.create_connection((host, int(port))) for _ in range(3)]
+        self.echo_through(clients, proc)
+
+    def test_unix_listen_serves_and_removes_its_socket_file(self):
+        path = self.path("echo.sock")
+        proc, where = self.serve_echo(f"unix-listen:{path}")
+        self.assertEqual(where, f"unix:{path}")
+        clients = []
+        for _ in range(2):
+            c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            c.connect(path)
+            clients.append(c)
+        self.echo_through(clients, proc)
+        self.assertFalse(os.path.exists(path))
+
+    def test_an_existing_path_is_never_replaced(self):
+        path = self.write("taken")
+        p = run(UR, "run", "--engine=host", ECHO, "--arg", f"listener=unix-listen:{path}",
+                timeout=60)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn(b"the path exists already", p.stderr)
+        self.assertEqual(self.read("taken"), b"precious\n")
+
+    def test_a_listener_in_use_and_an_unreachable_peer_are_explained(self):
+        taken = socket.socket()
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        p = run(UR, "run", "--engine=host", ECHO, "--arg", f"listener=tcp-listen:127.0.0.1:{port}",
+                timeout=60)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn(b"cannot listen: Address already in use", p.stderr)
+        taken.close()  # nothing listens there now
+        src = self.write("hello.uring", self.SEND_FIVE.encode())
+        p = run(UR, "run", "--engine=host", src, "--arg", f"s=tcp-connect:127.0.0.1:{port}",
+                timeout=60)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn(b"cannot connect: Connection refused", p.stderr)
+
+    def test_tcp_and_unix_connect_hand_over_a_connected_socket(self):
+        src = self.write("hello.uring", self.SEND_FIVE.encode())
+        tcp = socket.socket()
+        tcp.bind(("127.0.0.1", 0))
+        tcp.listen(1)
+        unix_path = self.path("peer.sock")
+        unix = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        unix.bind(unix_path)
+        unix.listen(1)
+        for server, spec in ((tcp, f"tcp-connect:127.0.0.1:{tcp.getsockname()[1]}"),
+                             (unix, f"unix-connect:{unix_path}")):
+            proc = subprocess.Popen([UR, "run", "--engine=host", src, "--arg", f"s={spec}"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            server.settimeout(30)
+            conn, _ = server.accept()
+            conn.settimeout(10)
+            got = b""
+            while len(got) < 5:
+                chunk = conn.recv(16)
+                if not chunk:
+                    break
+                got += chunk
+            out, err = proc.communicate(timeout=30)
+            conn.close()
+            self.assertEqual(proc.returncode, 0, err)
+            self.assertEqual(got, b"\0" * 5)  # the zeroed buffer
+            self.assertIn(b"sent = 5", out)
+        tcp.close()
+        unix.close()
+
+    def test_a_socket_for_a_parameter_that_is_not_an_fd_is_refused(self):
+        p = run(UR, "run", "--engine=host", NOP_CHAIN, "--arg", "n=tcp-listen:127.0.0.1:0",
+                timeout=60)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn(b"not an fd parameter, so no socket is made", p.stderr)
 
 
 class TemporaryFiles(Temp):
