@@ -101,13 +101,10 @@ ReapResult GraphLowerer::EmitEventLoop(StepBuilder& sb, const RingRegions& regio
       });
   SettleRoomForARun();
 
-  // The in-flight count drops once by the CQEs taken (never below 0).
+  // The in-flight count drops once, by the CQEs taken (several tasks always drain, layout.cpp).
   llvm::Value* new_head = CqHead(sb, cq);
   llvm::Value* taken = ir.CreateSub(new_head, cq.first);
-  llvm::Value* n = sb.Load(ScalarType::kU32, inflight_, 0, 4, true);
-  sb.Store(ScalarType::kU32, inflight_, 0,
-           ir.CreateSelect(ir.CreateICmpULT(n, taken), ir.getInt32(0), ir.CreateSub(n, taken)), 4,
-           true);
+  DropInflight(sb, taken);
   return ReapResult{new_head, taken, cq.tail_ptr};
 }
 

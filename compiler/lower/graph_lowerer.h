@@ -119,8 +119,11 @@ class GraphLowerer {
   /// One task: reap up to reap_budget_ CQEs (each unparks the slot), then run it while it is
   /// runnable, up to run_budget_ times.
   ReapResult EmitReapThenRun(StepBuilder& b, const RingRegions& regions);
-  /// `running`: Running(), read once before the reap loop (reaping cannot end the graph).
+  /// `running`: Running(), read by the caller (once before the reap loop, which cannot end the
+  /// graph; per CQE in the event loop, whose runs can).
   void EmitReapHandler(StepBuilder& b, const Cqe& cqe, llvm::Value* running);
+  /// The in-flight count drops by `count` (i32) CQEs reaped, never below 0.
+  void DropInflight(StepBuilder& b, llvm::Value* count);
   /// A CQE for slot (t, idx) with sequence number `seq` (i64): the awaited result or a deadline.
   void EmitReapSlot(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, const Cqe& cqe,
                     llvm::Value* seq);
@@ -148,7 +151,7 @@ class GraphLowerer {
   llvm::Value* AnyReady(StepBuilder& b);
   /// Nothing runs any more (the graph ended).
   void ClearReady(StepBuilder& b);
-  /// Runs the next runnable slot up to its next await.
+  /// One task: runs its slot up to its next await (several tasks: the event loop's RunSlot).
   void EmitRunOne(StepBuilder& b);
   /// Several tasks: takes the ready queue's first entry (i32: task << 16 | slot).
   llvm::Value* PopReady(StepBuilder& b);

@@ -57,15 +57,10 @@ void GraphLowerer::ClearReady(StepBuilder& b) {
 
 void GraphLowerer::EmitRunOne(StepBuilder& b) {
   llvm::IRBuilder<>& ir = b.ir();
-  if (single_) {
-    llvm::Value* idx = ir.getInt64(0);
-    b.SetLocation(g_.tasks[0].range);
-    Table(0).StoreVar(b, idx, kWordQueued, ir.getInt64(1));  // parked until something wakes it
-    EmitTaskRun(b, Here{0, idx});
-    return;
-  }
-  llvm::Value* entry = PopReady(b);
-  RunSlot(b, ir.CreateLShr(entry, 16), ir.CreateAnd(entry, ir.getInt32(0xffff)));
+  llvm::Value* idx = ir.getInt64(0);
+  b.SetLocation(g_.tasks[0].range);
+  Table(0).StoreVar(b, idx, kWordQueued, ir.getInt64(1));  // parked until something wakes it
+  EmitTaskRun(b, Here{0, idx});
 }
 
 llvm::Value* GraphLowerer::PopReady(StepBuilder& b) {

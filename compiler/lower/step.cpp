@@ -200,19 +200,13 @@ void GraphLowerer::EmitStep() {
 }
 
 ReapResult GraphLowerer::EmitReapThenRun(StepBuilder& sb, const RingRegions& regions) {
-  llvm::IRBuilder<>& ir = sb.ir();
   // Reaping neither ends the graph nor submits: whether it runs is read once, and the in-flight
   // count drops once by what was reaped (never below 0).
   llvm::Value* running = Running(sb);
   ReapResult reaped =
       EmitReapLoop(sb, regions, rc_, reap_budget_,
                    [&](StepBuilder& b, const Cqe& c) { EmitReapHandler(b, c, running); });
-  if (drain_) {
-    llvm::Value* n = sb.Load(ScalarType::kU32, inflight_, 0, 4, true);
-    llvm::Value* left = ir.CreateSelect(ir.CreateICmpULT(n, reaped.count), ir.getInt32(0),
-                                        ir.CreateSub(n, reaped.count));
-    sb.Store(ScalarType::kU32, inflight_, 0, left, 4, true);
-  }
+  if (drain_) DropInflight(sb, reaped.count);
 
   EmitStepLoop(
       sb, run_budget_,
@@ -226,6 +220,14 @@ ReapResult GraphLowerer::EmitReapThenRun(StepBuilder& sb, const RingRegions& reg
       });
   SettleRoomForARun();
   return reaped;
+}
+
+void GraphLowerer::DropInflight(StepBuilder& b, llvm::Value* count) {
+  llvm::IRBuilder<>& ir = b.ir();
+  llvm::Value* n = b.Load(ScalarType::kU32, inflight_, 0, 4, true);
+  b.Store(ScalarType::kU32, inflight_, 0,
+          ir.CreateSelect(ir.CreateICmpULT(n, count), ir.getInt32(0), ir.CreateSub(n, count)), 4,
+          true);
 }
 
 llvm::Value* GraphLowerer::RoomForARun(StepBuilder& b) {

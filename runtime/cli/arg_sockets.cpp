@@ -58,6 +58,18 @@ Result<std::pair<std::string, uint16_t>> SplitHostPort(const std::string& param,
   return std::make_pair(host, static_cast<uint16_t>(*port));
 }
 
+// A Unix socket path: not empty, and short enough for sockaddr_un.
+Result<void> CheckUnixPath(const std::string& param, const std::string& kind,
+                           const std::string& path) {
+  if (path.empty()) return SocketError(param, kind, path, EINVAL, "the path is empty");
+  if (path.size() >= sizeof(sockaddr_un{}.sun_path)) {
+    return SocketError(param, kind, path, ENAMETOOLONG,
+                       "a Unix socket path has at most " +
+                           std::to_string(sizeof(sockaddr_un{}.sun_path) - 1) + " bytes");
+  }
+  return {};
+}
+
 std::string Describe(const sockaddr_storage& ss) {
   char host[INET6_ADDRSTRLEN] = "?";
   if (ss.ss_family == AF_INET) {
@@ -85,13 +97,7 @@ Result<void> CheckSocketAddress(const std::string& param, const std::string& kin
     if (!hp) return hp.error();
     return {};
   }
-  if (address.empty()) return SocketError(param, kind, address, EINVAL, "the path is empty");
-  if (address.size() >= sizeof(sockaddr_un{}.sun_path)) {
-    return SocketError(param, kind, address, ENAMETOOLONG,
-                       "a Unix socket path has at most " +
-                           std::to_string(sizeof(sockaddr_un{}.sun_path) - 1) + " bytes");
-  }
-  return {};
+  return CheckUnixPath(param, kind, address);
 }
 
 ArgSockets::~ArgSockets() {
@@ -104,19 +110,23 @@ ArgSockets::~ArgSockets() {
 
 Result<int> ArgSockets::Open(const std::string& param, const std::string& kind,
                              const std::string& address, std::string* where) {
-  if (auto ok = CheckSocketAddress(param, kind, address); !ok) return ok.error();
   const bool listen_kind = IsListen(kind);
+  // errno with `what` and its text; read first, as building the message may change errno.
+  auto failed = [&](const std::string& what) {
+    const int err = errno;
+    return SocketError(param, kind, address, err, what + strerror(err));
+  };
   if (!IsTcp(kind)) {
+    if (auto ok = CheckUnixPath(param, kind, address); !ok) return ok.error();
     sockaddr_un un{};
     un.sun_family = AF_UNIX;
     std::memcpy(un.sun_path, address.data(), address.size());
     const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return SocketError(param, kind, address, errno, strerror(errno));
+    if (fd < 0) return failed("");
     fds_.push_back(fd);
     if (!listen_kind) {
       if (connect(fd, reinterpret_cast<sockaddr*>(&un), sizeof un) != 0)
-        return SocketError(param, kind, address, errno,
-                           "cannot connect: " + std::string(strerror(errno)));
+        return failed("cannot connect: ");
       return fd;
     }
     {
@@ -131,9 +141,7 @@ Result<int> ArgSockets::Open(const std::string& param, const std::string& kind,
       bound_paths_.push_back(address);
       RemoveOnSignal(address);
     }
-    if (listen(fd, SOMAXCONN) != 0)
-      return SocketError(param, kind, address, errno,
-                         "cannot listen: " + std::string(strerror(errno)));
+    if (listen(fd, SOMAXCONN) != 0) return failed("cannot listen: ");
     *where = "unix:" + address;
     return fd;
   }
