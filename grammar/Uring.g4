@@ -17,9 +17,10 @@ decl
 params : param (',' param)* ','? ;
 param : NAME ':' type ;
 
+// `shared buffers[..]`, `shared bytes`: the qualifier is a NAME (not a keyword), checked by sema.
 type
-  : 'buffers' '[' count=expr ']' 'of' size=expr                            # buffersType
-  | NAME                                                                   # namedType
+  : qual=NAME? 'buffers' '[' count=expr ']' 'of' size=expr                 # buffersType
+  | qual=NAME? name=NAME                                                   # namedType
   ;
 
 block : '{' sep? (stmt (sep stmt)* sep?)? '}' ;
@@ -86,6 +87,7 @@ primary
   : call                                                                   # callPrimary
   | INT unit=NAME                                                          # quantityPrimary
   | INT                                                                    # intPrimary
+  | STRING                                                                 # stringPrimary
   | ('true' | 'false')                                                     # boolPrimary
   | NAME                                                                   # namePrimary
   | '(' expr ')'                                                           # parenPrimary
@@ -95,6 +97,9 @@ sep : (NL | ';')+ ;
 
 NAME : [A-Za-z_] [A-Za-z0-9_]* ;
 INT : [0-9] [0-9_]* | '0x' [0-9a-fA-F_]+ ;
+// A byte string: any byte but `"`, `\` and line ends, or an escape \n \r \t \0 \\ \" \xHH. An unknown
+// escape does not match, so it becomes an ERROR_CHAR the parser reports.
+STRING : '"' (~["\\\r\n] | '\\' [nrt0\\"] | '\\x' [0-9a-fA-F] [0-9a-fA-F])* '"' ;
 NL : '\r'? '\n' ;
 WS : [ \t\f]+ -> skip ;
 LINE_COMMENT : '//' ~[\r\n]* -> skip ;

@@ -45,6 +45,8 @@ struct Expr;
 struct TypeRef : Node {
   TypeRef(SourceRange r, std::string n) : Node(r), name(std::move(n)) {}
   std::string name;                ///< empty for `buffers[..] of ..`
+  std::string qualifier;           ///< `shared` in `shared bytes`, `shared buffers[..]`, or empty
+  SourceRange qualifier_range;
   std::unique_ptr<Expr> count;     ///< buffers only
   std::unique_ptr<Expr> size;      ///< buffers only
   Type resolved;                   ///< sema
@@ -71,7 +73,7 @@ struct Block;
 
 struct Expr : Node {
   enum class Kind : uint8_t {
-    kInt, kBool, kName, kCall, kIndex, kSlice, kPropagate, kUnary, kBinary
+    kInt, kBool, kName, kCall, kIndex, kSlice, kPropagate, kUnary, kBinary, kString
   };
   Expr(SourceRange r, Kind k) : Node(r), kind(k) {}
   Kind kind;
@@ -98,6 +100,13 @@ struct BoolLit : Expr {
   static constexpr Kind kKind = Kind::kBool;
   BoolLit(SourceRange r, bool v) : Expr(r, kKind), value(v) {}
   bool value;
+};
+
+/// `"GET "`, `"\x00\r\n"`: a byte-string literal (escapes decoded), of type `const bytes`.
+struct StringLit : Expr {
+  static constexpr Kind kKind = Kind::kString;
+  StringLit(SourceRange r, std::string v) : Expr(r, kKind), value(std::move(v)) {}
+  std::string value;
 };
 
 /// What a name refers to (filled by sema::ResolveNames).

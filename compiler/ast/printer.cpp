@@ -171,6 +171,10 @@ class Printer {
       case ast::Expr::Kind::kName:
         Line(d, "Name " + e.As<NameExpr>()->name, e.range, &e.type);
         break;
+      case ast::Expr::Kind::kString:
+        Line(d, "String " + std::to_string(e.As<StringLit>()->value.size()) + " bytes", e.range,
+             &e.type);
+        break;
       case ast::Expr::Kind::kCall: {
         auto& x = *e.As<CallExpr>();
         Line(d, "Call " + x.callee, x.range, &e.type);

@@ -12,9 +12,11 @@ std::string Type::ToString() const {
     case Kind::kBool: return "bool";
     case Kind::kFd: return "fd";
     case Kind::kDuration: return "duration";
-    case Kind::kBytes: return "bytes";
+    case Kind::kBytes:
+      return mem == Mem::kShared ? "shared bytes" : mem == Mem::kConst ? "const bytes" : "bytes";
     case Kind::kBuffers:
-      return "buffers[" + std::to_string(count) + "] of " + std::to_string(size);
+      return std::string(mem == Mem::kShared ? "shared " : "") + "buffers[" +
+             std::to_string(count) + "] of " + std::to_string(size);
   }
   return "<error>";
 }

@@ -20,6 +20,7 @@ void VisitExprs(const Expr& e, const ExprFn& f, const StmtFn& s) {
   switch (e.kind) {
     case Expr::Kind::kInt:
     case Expr::Kind::kBool:
+    case Expr::Kind::kString:
     case Expr::Kind::kName: break;
     case Expr::Kind::kCall: {
       auto& c = *e.As<CallExpr>();

@@ -15,10 +15,17 @@ bool HasEffects(const ast::Expr* e) {
     case ast::Expr::Kind::kInt:
     case ast::Expr::Kind::kBool:
     case ast::Expr::Kind::kName:
+    case ast::Expr::Kind::kString:
       return false;
     case ast::Expr::Kind::kCall: {
       auto& c = *e->As<ast::CallExpr>();
       if (c.IsAwait() || c.within) return true;
+      // A builtin that reads or writes a view's bytes checks the offset (a raise) or, for a
+      // write or a copy, is a node of its own.
+      if (c.resolved.kind == ast::Resolution::Kind::kBuiltinFn &&
+          c.resolved.builtin_id >= static_cast<int>(sema::BuiltinFn::kGet)) {
+        return true;
+      }
       for (const auto& a : c.args) {
         if (HasEffects(a.get())) return true;
       }
@@ -129,6 +136,15 @@ Expr Builder::Value(const ast::Expr& e) {
       return out;
     }
     case ast::Expr::Kind::kPropagate: return Propagate(*e.As<ast::PropagateExpr>());
+    case ast::Expr::Kind::kString: {
+      const std::string& bytes = e.As<ast::StringLit>()->value;
+      auto& lits = g_.literals;
+      auto it = std::find(lits.begin(), lits.end(), bytes);
+      out.op = Expr::Op::kLiteral;
+      out.id = static_cast<uint32_t>(it - lits.begin());
+      if (it == lits.end()) lits.push_back(bytes);
+      return out;
+    }
     case ast::Expr::Kind::kUnary: {
       auto& x = *e.As<ast::UnaryExpr>();
       out.op = Expr::Op::kUnary;
@@ -171,6 +187,10 @@ Expr Builder::Call(const ast::CallExpr& c) {
         case sema::BuiltinFn::kLen: out.op = Expr::Op::kLen; break;
         case sema::BuiltinFn::kMin: out.op = Expr::Op::kMin; break;
         case sema::BuiltinFn::kMax: out.op = Expr::Op::kMax; break;
+        case sema::BuiltinFn::kGet:
+        case sema::BuiltinFn::kPut:
+        case sema::BuiltinFn::kCopy:
+        case sema::BuiltinFn::kEq: return DataBuiltin(c);
       }
       for (auto& a : c.args) out.operands.push_back(Value(*a));
       return out;
@@ -317,6 +337,100 @@ Expr Builder::Propagate(const ast::PropagateExpr& p) {
   cast.range = p.range;
   cast.operands = {std::move(v)};
   return cast;
+}
+
+// A value used twice (checked, then used) is taken into a temporary first, unless reading it
+// again cannot give another value (a constant, a parameter, a literal).
+Expr Builder::Once(Expr value, const char* name, SourceRange range) {
+  if (value.op == Expr::Op::kConst || value.op == Expr::Op::kParam ||
+      value.op == Expr::Op::kLiteral) {
+    return value;
+  }
+  const VarId t = NewVar(name, value.type, Var::Kind::kTemp, range);
+  const NodeId a = Emit(Node::Kind::kAssign, range);
+  g_.nodes[a].var = t;
+  g_.nodes[a].value = std::move(value);
+  return Expr::Var(g_.vars[t].type, t);
+}
+
+namespace {
+
+Expr CastTo(Expr x, Type t) {
+  if (x.type == t) return x;
+  Expr c;
+  c.op = Expr::Op::kCast;
+  c.type = t;
+  c.range = x.range;
+  c.operands = {std::move(x)};
+  return c;
+}
+
+Expr BinaryOf(BinaryOp op, Type t, Expr a, Expr b, SourceRange range) {
+  Expr e;
+  e.op = Expr::Op::kBinary;
+  e.binary_op = op;
+  e.type = t;
+  e.range = range;
+  e.operands = {std::move(a), std::move(b)};
+  return e;
+}
+
+}  // namespace
+
+// get_T/put_T raise EFAULT, like a bad buffer index, when the W bytes at `off` are not all inside
+// the view (off + W <= len, computed in 64 bits so it cannot wrap); the lowering's own check
+// against the region, which the verifier needs, then never fires. put_T is a node of its own
+// (an assignment to no variable) and copy_bytes one that assigns its count, so a statement that
+// drops their value still runs them.
+Expr Builder::DataBuiltin(const ast::CallExpr& c) {
+  const auto fn = static_cast<sema::BuiltinFn>(c.resolved.builtin_id);
+  Expr out;
+  out.type = Concrete(c.type);
+  out.range = c.range;
+  if (fn == sema::BuiltinFn::kCopy || fn == sema::BuiltinFn::kEq) {
+    out.op = fn == sema::BuiltinFn::kCopy ? Expr::Op::kCopy : Expr::Op::kEqual;
+    for (auto& a : c.args) out.operands.push_back(Value(*a));
+    if (fn == sema::BuiltinFn::kEq) return out;
+    return Once(std::move(out), "copied", c.range);
+  }
+  const bool put = fn == sema::BuiltinFn::kPut;
+  const sema::DataAccess d = *sema::ParseDataAccess(std::string_view(c.callee).substr(4));
+  const Type u64 = Type::Int(64, false);
+  Expr view = Value(*c.args[0]);
+  Expr off = CastTo(Value(*c.args[1]), Type::Int(32, false));
+  // A constant offset into a whole buffer picked by a constant index needs no check.
+  const bool proven = view.op == Expr::Op::kBuffer && view.operands[0].op == Expr::Op::kConst &&
+                      off.op == Expr::Op::kConst &&
+                      off.value + d.bits / 8 <= g_.params[view.id].type.size;
+  if (!proven) {
+    view = Once(std::move(view), "view", c.args[0]->range);
+    off = Once(std::move(off), "offset", c.args[1]->range);
+  }
+  Expr value;
+  if (put) value = CastTo(Value(*c.args[2]), Type::Int(d.bits, d.is_signed));
+  Expr len;
+  len.op = Expr::Op::kLen;
+  len.type = Type::Int(32, false);
+  len.range = c.range;
+  len.operands = {view};
+  Expr end = BinaryOf(BinaryOp::kAdd, u64, CastTo(off, u64), Expr::Const(u64, d.bits / 8), c.range);
+  Expr inside = BinaryOf(BinaryOp::kLe, Type::Bool(), std::move(end), CastTo(std::move(len), u64),
+                         c.range);
+  if (!proven) {
+    const NodeId br = Emit(Node::Kind::kBranch, c.range);
+    g_.nodes[br].value = std::move(inside);
+    pending_ = {{br, true}};  // the alternative: not inside
+    RaiseErrno(Expr::Const(Type::Int(32, true), 14 /* EFAULT */), c.range);
+    pending_ = {{br, false}};
+  }
+  out.op = put ? Expr::Op::kStore : Expr::Op::kLoad;
+  out.value = rgir::DataAccessCode(d.bits, d.big_endian);
+  out.operands = {std::move(view), std::move(off)};
+  if (!put) return out;
+  out.operands.push_back(std::move(value));
+  const NodeId a = Emit(Node::Kind::kAssign, c.range);
+  g_.nodes[a].value = std::move(out);
+  return Expr::Const(Type::Void(), 0);
 }
 
 // An unproven buffer index raises EFAULT like a failed request under `?`: to the innermost

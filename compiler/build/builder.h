@@ -85,6 +85,10 @@ class Builder {
   /// A buffer index sema could not prove below `count`: checked before use, EFAULT raised where
   /// it is not (see build_expr.cpp). Returns the index to use.
   Expr CheckedIndex(Expr index, uint32_t count, SourceRange range);
+  /// `value` in a temporary (unless it is a constant, a parameter or a literal), to be read twice.
+  Expr Once(Expr value, const char* name, SourceRange range);
+  /// get_T, put_T, copy_bytes, equal_bytes (docs/language.md, "Data in buffers").
+  Expr DataBuiltin(const ast::CallExpr& c);
   VarId VarOf(const ast::Binding& b);
   VarId Declare(const ast::Binding& b, Var::Kind kind = Var::Kind::kLocal);
 

@@ -11,6 +11,13 @@ namespace uringc {
 /// parameters by this prefix and refuses shorter memory.
 inline constexpr const char* kBufferBytesGlobalPrefix = "uringc_buffer_bytes_";
 
+/// Each `shared buffers[N] of SIZE` parameter `p` lives in the ring's parameter region, not in
+/// host memory: `.rodata __u64 uringc_shared_off_<p>` is its offset there and
+/// `uringc_shared_bytes_<p>` its size (N * SIZE). The host sets nothing for it; it reads and
+/// writes the bytes at that offset of the region (Controller::SharedBuffer).
+inline constexpr const char* kSharedOffsetGlobalPrefix = "uringc_shared_off_";
+inline constexpr const char* kSharedBytesGlobalPrefix = "uringc_shared_bytes_";
+
 /// The BTF type of every `fd` parameter: `typedef __s32 uringc_fd`. `uringc run` opens a file
 /// for `--arg NAME=PATH:MODE` only into a global of this type; a plain integer refuses a path.
 inline constexpr const char* kFdTypeName = "uringc_fd";

@@ -201,7 +201,13 @@ Val GraphLowerer::Eval(StepBuilder& b, Here h, const rgir::Expr& e) {
       Val x = Eval(b, h, e.operands[0]);
       return Val{Convert(b, x.len, Type::Int(32, false), e.type)};
     }
+    case Op::kLiteral: return Literal(b, e);
+    case Op::kLoad: return DataLoad(b, h, e);
+    case Op::kStore: DataStore(b, h, e); return Val{ir.getInt64(0)};
+    case Op::kCopy: return CopyBytes(b, h, e);
+    case Op::kEqual: return EqualBytes(b, h, e);
     case Op::kBuffer: {
+      if (g_.params[e.id].type.mem == Type::Mem::kShared) return SharedBuffer(b, h, e);
       const Type& bt = g_.params[e.id].type;
       llvm::Value* base = b.ReadConst(params_[e.id]);
       llvm::Value* i = Convert(b, Eval(b, h, e.operands[0]).v, e.operands[0].type,

@@ -277,8 +277,22 @@ class GraphLowerer {
   struct PathCopy {
     llvm::Value* addr;
     llvm::Value* err;
+    llvm::Value* slot;  ///< i32: the path slot (openat2 keeps its open_how in the paired slot)
   };
   PathCopy CopyPath(StepBuilder& b, Val path);
+  // Data in shared buffers and literals (data.cpp).
+  llvm::Value* RegionOffset(StepBuilder& b, Here h, llvm::Value* user_addr, uint32_t width);
+  Val SharedBuffer(StepBuilder& b, Here h, const rgir::Expr& e);
+  Val Literal(StepBuilder& b, const rgir::Expr& e);
+  Val DataLoad(StepBuilder& b, Here h, const rgir::Expr& e);
+  void DataStore(StepBuilder& b, Here h, const rgir::Expr& e);
+  Val CopyBytes(StepBuilder& b, Here h, const rgir::Expr& e);
+  Val EqualBytes(StepBuilder& b, Here h, const rgir::Expr& e);
+  void EachBytePair(StepBuilder& b, llvm::Value* ra, llvm::Value* rb, llvm::AllocaInst* stop,
+                    const std::function<llvm::Value*(StepBuilder&, llvm::Value*)>& index,
+                    llvm::Value* n,
+                    const std::function<void(StepBuilder&, llvm::Value*, llvm::Value*)>& body);
+  void EmitWriteLiterals(StepBuilder& b);
   void EmitDeadlineStart(StepBuilder& b, Here h, const rgir::Node& n);
   void EmitDeadlineEnd(StepBuilder& b, Here h, rgir::ScopeId s, llvm::Value* idx);
 
@@ -302,6 +316,7 @@ class GraphLowerer {
   llvm::GlobalVariable* mem_addr_ = nullptr;   ///< .rodata u64: user address of the region
   bool needs_mem_ = false;                     ///< the graph writes timespecs or paths
   uint32_t mem_size_ = 0;                      ///< GraphMemRegionSize(g_)
+  MemLayout mem_layout_;                       ///< where literals and shared buffers sit
   bool needs_paths_ = false;                   ///< the graph has openat requests
   std::vector<llvm::GlobalVariable*> params_;  ///< by ParamId
   std::map<rgir::VarId, llvm::GlobalVariable*> outputs_;

@@ -190,9 +190,10 @@ void GraphLowerer::DeclareGlobals() {
   const SourceRange at = g_.range;
   rc_ = DeclareRingConstants(m_, at);
   mem_addr_ = m_.AddRodata("uringc_mem_addr", ScalarType::kU64, 0, at);
-  mem_size_ = GraphMemRegionSize(g_);
+  mem_layout_ = GraphMemLayout(g_);
+  mem_size_ = mem_layout_.size;
   needs_mem_ = mem_size_ != 0;
-  needs_paths_ = mem_size_ == kGraphMemRegionSizeWithPaths;
+  needs_paths_ = mem_layout_.paths;
   bool linked_timeouts = false;
   for (const rgir::Node& n : g_.nodes) {
     linked_timeouts |= n.kind == rgir::Node::Kind::kRequest && n.timeout;
@@ -208,7 +209,17 @@ void GraphLowerer::DeclareGlobals() {
   // timespec slots (`Timespec` picks slot `pending % kTimespecSlots`); 0: no limit.
   m_.AddRodata("uringc_sq_max", ScalarType::kU32, needs_mem_ ? kTimespecSlots : 0, at);
   m_.AddRodata(kSubmitAllGlobal, ScalarType::kU32, 1, at);  // one submit call per batch
-  for (const rgir::Param& p : g_.params) {
+  for (rgir::ParamId id = 0; id < g_.params.size(); ++id) {
+    const rgir::Param& p = g_.params[id];
+    if (p.type.kind == Type::Kind::kBuffers && p.type.mem == Type::Mem::kShared) {
+      // In the region: nothing for the host to set; where it is, for the host to find it.
+      params_.push_back(nullptr);
+      m_.AddRodata(kSharedOffsetGlobalPrefix + p.name, ScalarType::kU64, mem_layout_.shared_at[id],
+                   p.range);
+      m_.AddRodata(kSharedBytesGlobalPrefix + p.name, ScalarType::kU64,
+                   uint64_t{p.type.count} * p.type.size, p.range);
+      continue;
+    }
     params_.push_back(m_.AddRodata(p.name, StorageTypeOf(p.type), 0, p.range,
                                    p.type.kind == Type::Kind::kFd ? kFdTypeName : ""));
     if (p.type.kind == Type::Kind::kBuffers) {

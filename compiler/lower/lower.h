@@ -51,9 +51,24 @@ inline constexpr uint32_t kGraphMemRegionSize = kTimespecAreaSize;
 inline constexpr uint32_t kGraphMemRegionSizeWithPaths =
     kTimespecAreaSize + kPathSlots * kPathSlotSize;
 
-/// Bytes of the parameter region `graph`'s controller needs: 0 without timeouts, sleeps,
-/// deadlines and openat, else kGraphMemRegionSize, or kGraphMemRegionSizeWithPaths with openat.
-/// The object declares `.rodata uringc_mem_min` with this value so a host can size the region.
+/// Where a graph's data sits in the parameter region: the timespec slots (with timeouts, sleeps
+/// or deadlines) and path slots (with openat) at 0 as above, then its byte-string literals (each
+/// at an 8-byte boundary; the controller writes them on its first step), then its shared buffers
+/// parameters (each at a page boundary, zeroed by the host when it registers the region).
+struct MemLayout {
+  uint32_t size = 0;  ///< bytes the controller needs (0: it maps no region)
+  bool timespecs = false;
+  bool paths = false;
+  uint32_t how_at = 0;  ///< openat2: kPathSlots `struct open_how` slots of 32 bytes (0: none)
+  std::vector<uint32_t> literal_at;  ///< by rgir literal index
+  std::vector<uint32_t> shared_at;   ///< by ParamId: shared buffers' offset (others 0)
+};
+inline constexpr uint32_t kSharedBufferAlign = 4096;
+inline constexpr uint32_t kHowSlotSize = 32;  ///< struct open_how is 24 bytes
+MemLayout GraphMemLayout(const rgir::Graph& graph);
+
+/// Bytes of the parameter region `graph`'s controller needs (GraphMemLayout(graph).size). The
+/// object declares `.rodata uringc_mem_min` with this value so a host can size the region.
 uint32_t GraphMemRegionSize(const rgir::Graph& graph);
 
 /// The scalar type a parameter or output of type `t` has in the object's globals (and BTF):

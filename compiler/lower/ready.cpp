@@ -29,6 +29,9 @@ void GraphLowerer::Enqueue(StepBuilder& b, rgir::TaskId task, llvm::Value* idx) 
 }
 
 void GraphLowerer::EmitStartGraph(StepBuilder& b) {
+  if (!g_.literals.empty()) {
+    EmitOnce(b, "uringc_" + g_.name + "_literals", [&](StepBuilder& b) { EmitWriteLiterals(b); });
+  }
   if (single_) return;  // state 0 is the entry and the slot starts runnable
   EmitOnce(b, "uringc_" + g_.name + "_started", [&](StepBuilder& b) {
     llvm::Value* zero = b.ir().getInt64(0);

@@ -64,7 +64,7 @@ GraphLowerer::PathCopy GraphLowerer::CopyPath(StepBuilder& b, Val path) {
   llvm::Value* err = ir.CreateSelect(
       ir.CreateICmpSLT(got, ir.getInt32(0)), got,
       ir.CreateSelect(too_long, ir.getInt32(-kEnametoolong), ir.getInt32(0)), "path_err");
-  return {ir.CreateAdd(b.ReadConst(mem_addr_), off, "path_addr"), err};
+  return {ir.CreateAdd(b.ReadConst(mem_addr_), off, "path_addr"), err, pos};
 }
 
 void GraphLowerer::EmitRequest(StepBuilder& b, Here h, const rgir::Node& n) {
@@ -133,6 +133,30 @@ void GraphLowerer::EmitRequest(StepBuilder& b, Here h, const rgir::Node& n) {
       PathCopy copy = CopyPath(b, path);
       path_err = copy.err;
       f = sqe::Openat(dfd, copy.addr, flags, mode);
+      break;
+    }
+    case K::kOpenat2: {
+      // struct open_how { u64 flags, mode, resolve } in the how slot paired with the path slot:
+      // io_uring copies it at prep (io_openat2_prep), like the path.
+      llvm::Value* dfd = scalar(0, i32);
+      Val path = arg(1);
+      llvm::Value* flags = scalar(2, i64);
+      llvm::Value* mode = scalar(3, i64);
+      llvm::Value* resolve = scalar(4, i64);
+      PathCopy copy = CopyPath(b, path);
+      path_err = copy.err;
+      llvm::Value* how_off = ir.CreateAdd(
+          ir.CreateMul(ir.CreateZExt(copy.slot, i64), ir.getInt64(kHowSlotSize)),
+          ir.getInt64(mem_layout_.how_at), "how_off");
+      llvm::Value* how = b.At(mem_, how_off);
+      b.Store(ScalarType::kU64, how, 0, flags, 8);
+      b.Store(ScalarType::kU64, how, 8, mode, 8);
+      b.Store(ScalarType::kU64, how, 16, resolve, 8);
+      f = SqeFields{.opcode = IORING_OP_OPENAT2,
+                    .fd = dfd,
+                    .off = ir.CreateAdd(b.ReadConst(mem_addr_), how_off, "how_addr"),
+                    .addr = copy.addr,
+                    .len = ir.getInt32(24)};
       break;
     }
     case K::kPoll: f = sqe::PollAdd(scalar(0, i32), scalar(1, i32)); break;
@@ -236,16 +260,37 @@ void GraphLowerer::EmitDeadlineEnd(StepBuilder& b, Here h, rgir::ScopeId s, llvm
 
 namespace uringc {
 
-uint32_t GraphMemRegionSize(const rgir::Graph& g) {
-  bool timespecs = !g.deadlines.empty();
-  bool paths = false;
+MemLayout GraphMemLayout(const rgir::Graph& g) {
+  MemLayout m;
+  bool hows = false;
+  m.timespecs = !g.deadlines.empty();
   for (const rgir::Node& n : g.nodes) {
     if (n.kind != rgir::Node::Kind::kRequest) continue;
-    timespecs |= n.timeout.has_value() || n.request == sema::RequestKind::kSleep;
-    paths |= n.request == sema::RequestKind::kOpenat;
+    m.timespecs |= n.timeout.has_value() || n.request == sema::RequestKind::kSleep;
+    m.paths |= n.request == sema::RequestKind::kOpenat || n.request == sema::RequestKind::kOpenat2;
+    hows |= n.request == sema::RequestKind::kOpenat2;
   }
-  if (paths) return kGraphMemRegionSizeWithPaths;
-  return timespecs ? kGraphMemRegionSize : 0;
+  uint64_t at = m.paths ? kGraphMemRegionSizeWithPaths : m.timespecs ? kGraphMemRegionSize : 0;
+  if (hows) {
+    m.how_at = static_cast<uint32_t>(at);
+    at += kPathSlots * kHowSlotSize;
+  }
+  for (const std::string& lit : g.literals) {
+    m.literal_at.push_back(static_cast<uint32_t>(at));
+    at += (lit.size() + 7) / 8 * 8;
+  }
+  m.shared_at.assign(g.params.size(), 0);
+  for (rgir::ParamId p = 0; p < g.params.size(); ++p) {
+    const Type& t = g.params[p].type;
+    if (t.kind != Type::Kind::kBuffers || t.mem != Type::Mem::kShared) continue;
+    at = (at + kSharedBufferAlign - 1) / kSharedBufferAlign * kSharedBufferAlign;
+    m.shared_at[p] = static_cast<uint32_t>(at);
+    at += uint64_t{t.count} * t.size;
+  }
+  m.size = static_cast<uint32_t>(at);  // sema keeps shared buffers under kMaxSharedBytes
+  return m;
 }
+
+uint32_t GraphMemRegionSize(const rgir::Graph& g) { return GraphMemLayout(g).size; }
 
 }  // namespace uringc

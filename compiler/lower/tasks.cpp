@@ -187,7 +187,11 @@ void GraphLowerer::EmitNode(StepBuilder& b, Here h, NodeId id, llvm::BasicBlock*
       ir.CreateBr(edge(id, n.next));
       return;
     case Node::Kind::kAssign:
-      if (n.var != rgir::kNone && n.value) StoreVar(b, h, n.var, Eval(b, h, *n.value));
+      if (n.value && n.var == rgir::kNone) {
+        Eval(b, h, *n.value);  // a store (put_T): for its effect
+      } else if (n.value) {
+        StoreVar(b, h, n.var, Eval(b, h, *n.value));
+      }
       ir.CreateBr(edge(id, n.next));
       return;
     case Node::Kind::kBranch: {

@@ -103,13 +103,22 @@ class Builder {
   std::unique_ptr<TypeRef> BuildType(P::TypeContext* ctx) {
     if (ctx == nullptr) return std::make_unique<TypeRef>(SourceRange{file_, 0, 0}, "?");
     if (auto* c = dynamic_cast<P::NamedTypeContext*>(ctx)) {
-      return std::make_unique<TypeRef>(Range(c), Text(c->NAME()));
+      auto t = std::make_unique<TypeRef>(Range(c), c->name ? c->name->getText() : "?");
+      if (c->qual) {
+        t->qualifier = c->qual->getText();
+        t->qualifier_range = TokenRange(c->qual, file_, size_);
+      }
+      return t;
     }
     auto* c = dynamic_cast<P::BuffersTypeContext*>(ctx);
     auto t = std::make_unique<TypeRef>(Range(ctx), "");
     if (c) {
       t->count = BuildExpr(c->count);
       t->size = BuildExpr(c->size);
+      if (c->qual) {
+        t->qualifier = c->qual->getText();
+        t->qualifier_range = TokenRange(c->qual, file_, size_);
+      }
     }
     return t;
   }
@@ -331,6 +340,9 @@ class Builder {
       return lit;
     }
     if (auto* c = dynamic_cast<P::IntPrimaryContext*>(ctx)) return ParseInt(c->INT());
+    if (auto* c = dynamic_cast<P::StringPrimaryContext*>(ctx)) {
+      return std::make_unique<StringLit>(Range(c), DecodeString(Text(c->STRING())));
+    }
     if (auto* c = dynamic_cast<P::BoolPrimaryContext*>(ctx)) {
       return std::make_unique<BoolLit>(Range(c), c->getText() == "true");
     }
@@ -343,6 +355,31 @@ class Builder {
       return inner;
     }
     return std::make_unique<IntLit>(Range(ctx), 0, "");
+  }
+
+  // The lexer admits only the escapes decoded here (grammar/Uring.g4, STRING).
+  static std::string DecodeString(const std::string& text) {
+    std::string out;
+    auto hex = [](char ch) { return ch <= '9' ? ch - '0' : (ch | 0x20) - 'a' + 10; };
+    for (size_t i = 1; i + 1 < text.size(); ++i) {
+      if (text[i] != '\\') {
+        out += text[i];
+        continue;
+      }
+      const char e = text[++i];
+      switch (e) {
+        case 'n': out += '\n'; break;
+        case 'r': out += '\r'; break;
+        case 't': out += '\t'; break;
+        case '0': out += '\0'; break;
+        case 'x':
+          out += static_cast<char>(hex(text[i + 1]) * 16 + hex(text[i + 2]));
+          i += 2;
+          break;
+        default: out += e; break;  // \\ and \"
+      }
+    }
+    return out;
   }
 
   std::unique_ptr<IntLit> ParseInt(antlr4::tree::TerminalNode* n) {

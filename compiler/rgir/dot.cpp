@@ -25,6 +25,7 @@ std::string Label(const Graph& g, const Node& n) {
     case Node::Kind::kExit: return "end";
     case Node::Kind::kNop: return "";
     case Node::Kind::kAssign:
+      if (n.var == kNone) return PrintExpr(g, *n.value);  // a store, for its effect
       return g.vars[n.var].name + " = " + PrintExpr(g, *n.value);
     case Node::Kind::kBranch: return PrintExpr(g, *n.value);
     case Node::Kind::kRequest: {

@@ -83,6 +83,19 @@ std::string PrintExpr(const Graph& g, const Expr& e) {
     case Expr::Op::kSlice:
       return PrintExpr(g, e.operands.at(0)) + "[" + PrintExpr(g, e.operands.at(1)) + ".." +
              PrintExpr(g, e.operands.at(2)) + "]" + (e.runtime_check ? "!clamp" : "");
+    case Expr::Op::kLiteral:
+      return "literal#" + std::to_string(e.id) + "(" +
+             std::to_string(e.id < g.literals.size() ? g.literals[e.id].size() : 0) + " bytes)";
+    case Expr::Op::kLoad:
+    case Expr::Op::kStore: {
+      const uint32_t bytes = DataAccessBytes(e.value);
+      const std::string name = std::string(e.op == Expr::Op::kLoad ? "load." : "store.") +
+                               std::to_string(bytes * 8) +
+                               (bytes == 1 ? "" : DataAccessBigEndian(e.value) ? "be" : "le");
+      return ops(name.c_str());
+    }
+    case Expr::Op::kCopy: return ops("copy_bytes");
+    case Expr::Op::kEqual: return ops("equal_bytes");
   }
   return "?";
 }
@@ -120,7 +133,12 @@ std::string Print(const Graph& g) {
     std::string line = "  n" + std::to_string(i) + " " + Id('t', n.task) + " " + KindName(n.kind);
     switch (n.kind) {
       case Node::Kind::kAssign:
-        line += " " + g.vars[n.var].name + "#" + std::to_string(n.var) + " = " + PrintExpr(g, *n.value);
+        if (n.var == kNone) {
+          line += " " + PrintExpr(g, *n.value);
+        } else {
+          line += " " + g.vars[n.var].name + "#" + std::to_string(n.var) + " = " +
+                  PrintExpr(g, *n.value);
+        }
         break;
       case Node::Kind::kBranch: line += " " + PrintExpr(g, *n.value); break;
       case Node::Kind::kRequest: {

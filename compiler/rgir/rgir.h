@@ -67,6 +67,12 @@ struct Expr {
     kLen,     ///< length of the bytes value operands[0] (u32)
     kBuffer,  ///< bytes: buffer operands[0] of buffers parameter `id`, whole buffer
     kSlice,   ///< bytes: operands[0] from operands[1] to operands[2] (relative offsets)
+    kLiteral, ///< const bytes: Graph::literals[id], in the parameter region
+    kLoad,    ///< the integer `type` at offset operands[1] of view operands[0]; `value` is
+              ///< DataAccessCode (width, endianness). The build checked it is inside the view.
+    kStore,   ///< void: write operands[2] at offset operands[1] of view operands[0] (as kLoad)
+    kCopy,    ///< u32: copy min(len) bytes of view operands[1] into view operands[0] (memmove)
+    kEqual,   ///< bool: views operands[0] and operands[1] have the same length and bytes
   };
   Op op = Op::kConst;
   Type type;
@@ -143,7 +149,7 @@ struct Node {
     kEntry,          ///< first node of a task -> next
     kExit,           ///< the task ends successfully
     kNop,            ///< no effect (loop heads, merge points) -> next
-    kAssign,         ///< var = value -> next
+    kAssign,         ///< var = value -> next (var kNone: value evaluated for its effect, kStore)
     kBranch,         ///< value (bool) ? next : alt
     kRequest,        ///< submit `request(args)`, await its CQE, var = res (kNone: dropped)
     kFork,           ///< start `tasks` -> next (their kJoin or kRace)
@@ -200,7 +206,15 @@ struct Graph {
   std::vector<Node> nodes;
   std::vector<Deadline> deadlines;
   std::vector<Edge> edges;  ///< filled by ComputeEdges
+  std::vector<std::string> literals;  ///< byte strings (kLiteral), each once
 };
+
+/// kLoad/kStore's `value`: the width in bytes (1, 2, 4, 8) | 0x100 when big endian.
+inline uint64_t DataAccessCode(uint8_t bits, bool big_endian) {
+  return (bits / 8) | (big_endian ? 0x100u : 0u);
+}
+inline uint32_t DataAccessBytes(uint64_t code) { return static_cast<uint32_t>(code & 0xff); }
+inline bool DataAccessBigEndian(uint64_t code) { return (code & 0x100) != 0; }
 
 struct Module {
   std::vector<Graph> graphs;  ///< in source order of the root module

@@ -38,6 +38,10 @@ const std::vector<RequestSignature>& Requests() {
       {K::kPoll, "poll", "IORING_OP_POLL_ADD", {{"f", fd, {}}, {"events", kU32, {}}}, kI32},
       {K::kSleep, "sleep", "IORING_OP_TIMEOUT", {{"d", Type::Duration(), {}}}, kI32},
       {K::kCancel, "cancel", "IORING_OP_ASYNC_CANCEL", {{"f", fd, {}}}, kI32},
+      {K::kOpenat2, "openat2", "IORING_OP_OPENAT2",
+       {{"dir", fd, {}}, {"path", bytes, {}}, {"flags", kU32, 0}, {"mode", kU32, 0},
+        {"resolve", kU64, 0}},
+       fd, -1, true},
   };
   return kTable;
 }
@@ -56,6 +60,29 @@ std::optional<BuiltinFn> FindBuiltinFn(std::string_view name) {
   if (name == "len") return BuiltinFn::kLen;
   if (name == "min") return BuiltinFn::kMin;
   if (name == "max") return BuiltinFn::kMax;
+  if (name == "copy_bytes") return BuiltinFn::kCopy;
+  if (name == "equal_bytes") return BuiltinFn::kEq;
+  if (name.size() > 4 && ParseDataAccess(name.substr(4))) {
+    if (name.substr(0, 4) == "get_") return BuiltinFn::kGet;
+    if (name.substr(0, 4) == "put_") return BuiltinFn::kPut;
+  }
+  return std::nullopt;
+}
+
+std::optional<DataAccess> ParseDataAccess(std::string_view s) {
+  if (s.size() < 2 || (s[0] != 'u' && s[0] != 'i')) return std::nullopt;
+  DataAccess d;
+  d.is_signed = s[0] == 'i';
+  if (s.substr(1) == "8") return d;
+  for (uint8_t bits : {16, 32, 64}) {
+    const std::string b = std::to_string(bits);
+    if (s.substr(1, b.size()) != b) continue;
+    const std::string_view end = s.substr(1 + b.size());
+    if (end != "le" && end != "be") return std::nullopt;
+    d.bits = bits;
+    d.big_endian = end == "be";
+    return d;
+  }
   return std::nullopt;
 }
 
@@ -69,11 +96,16 @@ const std::vector<BuiltinConst>& BuiltinConstants() {
       {"EPIPE", kI32, 32},      {"ETIME", kI32, 62},       {"ENOBUFS", kI32, 105},
       {"ECONNRESET", kI32, 104}, {"ETIMEDOUT", kI32, 110}, {"ECONNREFUSED", kI32, 111},
       {"EALREADY", kI32, 114},  {"ECANCELED", kI32, 125},
+      {"EXDEV", kI32, 18},      {"ENOTDIR", kI32, 20},     {"EISDIR", kI32, 21},
+      {"EFBIG", kI32, 27},      {"ENAMETOOLONG", kI32, 36}, {"EMSGSIZE", kI32, 90},
       {"AT_FDCWD", fd, -100},
       {"O_RDONLY", kU32, 0},    {"O_WRONLY", kU32, 1},     {"O_RDWR", kU32, 2},
       {"O_CREAT", kU32, 0100},  {"O_TRUNC", kU32, 01000},  {"O_APPEND", kU32, 02000},
       {"POLLIN", kU32, 0x1},    {"POLLOUT", kU32, 0x4},    {"POLLERR", kU32, 0x8},
       {"POLLHUP", kU32, 0x10},
+      {"RESOLVE_NO_XDEV", kU64, 0x01},   {"RESOLVE_NO_MAGICLINKS", kU64, 0x02},
+      {"RESOLVE_NO_SYMLINKS", kU64, 0x04}, {"RESOLVE_BENEATH", kU64, 0x08},
+      {"RESOLVE_IN_ROOT", kU64, 0x10},   {"RESOLVE_CACHED", kU64, 0x20},
       {"AF_UNIX", kU32, 1},     {"AF_INET", kU32, 2},      {"AF_INET6", kU32, 10},
       {"SOCK_STREAM", kU32, 1}, {"SOCK_DGRAM", kU32, 2},
   };

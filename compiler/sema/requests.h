@@ -14,7 +14,7 @@ namespace uringc::sema {
 
 enum class RequestKind : uint8_t {
   kNop, kRead, kWrite, kRecv, kSend, kAccept, kConnect, kSocket, kClose, kFsync, kOpenat,
-  kPoll, kSleep, kCancel
+  kPoll, kSleep, kCancel, kOpenat2
 };
 
 struct RequestParam {
@@ -43,8 +43,25 @@ const RequestSignature& Request(RequestKind kind);
 /// The request called `name`, or nullptr.
 const RequestSignature* FindRequest(std::string_view name);
 
-/// Builtin functions that are not requests (computed inside the controller).
-enum class BuiltinFn : uint8_t { kLen, kMin, kMax };
+/// Builtin functions that are not requests (computed inside the controller): len, min, max;
+/// get_<T>(view, off) and put_<T>(view, off, value) for the integer types T (`u8`, `i8`, and
+/// `u16le`, `i32be`, ... for the wider ones); copy_bytes(dst, src) -> u32; equal_bytes(a, b).
+enum class BuiltinFn : uint8_t { kLen, kMin, kMax, kGet, kPut, kCopy, kEq };
+
+/// The integer a get_/put_ builtin reads or writes: `get_u32be` is {32, unsigned, big endian}.
+struct DataAccess {
+  uint8_t bits = 8;
+  bool is_signed = false;
+  bool big_endian = false;
+};
+/// Parses the part after `get_`/`put_` (`u8`, `i16le`, `u64be`); nullopt when it is none.
+std::optional<DataAccess> ParseDataAccess(std::string_view suffix);
+
+/// The most bytes of shared buffers a graph may have: they live in the ring's parameter region,
+/// whose size the verifier must know and whose offsets it tracks up to 2^29.
+inline constexpr uint64_t kMaxSharedBytes = 256ull << 20;
+/// The most bytes one byte-string literal may hold.
+inline constexpr uint64_t kMaxLiteralBytes = 4096;
 std::optional<BuiltinFn> FindBuiltinFn(std::string_view name);
 
 /// Predefined constants: errno names (positive), AT_FDCWD, O_*, POLL*, AF_*, SOCK_*.

@@ -77,6 +77,17 @@ class Resolver {
   }
 
   void ResolveType(TypeRef& t) {
+    const bool qualified_ok = t.qualifier.empty() || t.qualifier == "shared";
+    if (!qualified_ok || (!t.qualifier.empty() && !t.name.empty() && t.name != "bytes")) {
+      diags_.Error(DiagKind::kNotAType, t.qualifier_range,
+                   "`" + t.qualifier + " " + (t.name.empty() ? "buffers" : t.name) +
+                       "` is not a type")
+          .notes.push_back({t.qualifier_range,
+                            "the one qualifier is `shared`, on `buffers[N] of SIZE` (graph "
+                            "parameters in the ring's parameter region) and on `bytes` (a view "
+                            "into them)"});
+      return;
+    }
     if (t.name.empty()) {  // buffers[count] of size: checked in the types pass
       if (t.count) ResolveExpr(*t.count);
       if (t.size) ResolveExpr(*t.size);
@@ -84,11 +95,12 @@ class Resolver {
     }
     if (auto type = TypeByName(t.name)) {
       t.resolved = *type;
+      if (!t.qualifier.empty()) t.resolved.mem = Type::Mem::kShared;
     } else {
       diags_.Error(DiagKind::kNotAType, t.range, "`" + t.name + "` is not a type")
           .notes.push_back({t.range,
-                            "types are u8..u64, i8..i64, bool, fd, duration, bytes and "
-                            "`buffers[N] of SIZE`"});
+                            "types are u8..u64, i8..i64, bool, fd, duration, bytes, shared bytes "
+                            "and `[shared] buffers[N] of SIZE`"});
     }
   }
 
@@ -265,6 +277,7 @@ class Resolver {
   void ResolveExpr(Expr& e, bool is_read = true) {
     switch (e.kind) {
       case Expr::Kind::kInt:
+      case Expr::Kind::kString:
       case Expr::Kind::kBool: break;
       case Expr::Kind::kName: ResolveName(*e.As<NameExpr>(), is_read); break;
       case Expr::Kind::kCall: ResolveCall(*e.As<CallExpr>()); break;

@@ -48,6 +48,8 @@ class Checker {
   // ----- expressions -----
   Type Check(Expr& e);
   Type CheckCall(CallExpr& c);
+  Type CheckDataBuiltin(CallExpr& c, BuiltinFn fn, const std::vector<Type>& args);
+  bool CheckDataView(Expr& e, bool need_write, const std::string& what);
   Type CheckBinary(BinaryExpr& b);
   Type Unify(Type a, Type b, Expr& lhs, Expr& rhs, const std::string& op);
   void Coerce(Expr& e, Type target, const char* what);

@@ -52,7 +52,15 @@ Type Checker::ResolveTypeRef(TypeRef& t, bool allow_buffers, const char* where) 
       !ConstantCount(*t.size, "buffer size", 1, 1ull << 30, &size)) {
     return Type::Error();
   }
-  t.resolved = Type::Buffers(static_cast<uint32_t>(count), size);
+  t.resolved = Type::Buffers(static_cast<uint32_t>(count), size,
+                             t.qualifier.empty() ? Type::Mem::kHost : Type::Mem::kShared);
+  if (t.resolved.mem == Type::Mem::kShared && count * size > kMaxSharedBytes) {
+    diags_.Error(DiagKind::kBadBuffers, t.range,
+                 "shared buffers live in the ring's parameter region, which holds at most " +
+                     std::to_string(kMaxSharedBytes >> 20) + " MiB; these are " +
+                     std::to_string(count * size) + " bytes");
+    return Type::Error();
+  }
   return t.resolved;
 }
 
@@ -92,6 +100,7 @@ void Checker::CheckFnSignature(FnDecl& f) {
 }
 
 void Checker::CheckGraphSignature(GraphDecl& g) {
+  uint64_t shared = 0;
   for (size_t i = 0; i < g.params.size(); ++i) {
     Type t = ResolveTypeRef(*g.param_types[i], true, "");
     if (t.kind == Type::Kind::kBytes) {
@@ -100,6 +109,15 @@ void Checker::CheckGraphSignature(GraphDecl& g) {
       t = Type::Error();
     }
     g.params[i]->type = t;
+    if (t.kind == Type::Kind::kBuffers && t.mem == Type::Mem::kShared) {
+      shared += t.count * t.size;
+      if (shared > kMaxSharedBytes) {
+        diags_.Error(DiagKind::kBadBuffers, g.param_types[i]->range,
+                     "the graph's shared buffers together exceed the " +
+                         std::to_string(kMaxSharedBytes >> 20) +
+                         " MiB the ring's parameter region holds");
+      }
+    }
   }
   for (size_t i = 0; i < g.outputs.size(); ++i) {
     Type t = ResolveTypeRef(*g.output_types[i], false, "an output");

@@ -70,6 +70,11 @@ const char* kDurationRange = "durations range from 0 to 2^63-1 ns (about 292 yea
 void Checker::Coerce(Expr& e, Type target, const char* what) {
   const Type t = e.type;
   if (t.IsError() || target.IsError() || t == target) return;
+  // Any view is `bytes` (requests take every view); only a shared view is `shared bytes`.
+  if (t.kind == Type::Kind::kBytes && target.kind == Type::Kind::kBytes &&
+      target.mem == Type::Mem::kHost) {
+    return;
+  }
   if (t.kind == Type::Kind::kIntLit && target.kind == Type::Kind::kInt) {
     const __int128 v = e.constant ? ConstToWide(*e.constant, t) : 0;
     if (e.constant && !FitsIn(v, target)) {
@@ -195,7 +200,7 @@ Type Checker::Check(Expr& e) {
         diags_.Error(DiagKind::kTypeMismatch, x.index->range,
                      "a buffer index is an integer, not `" + index.ToString() + "`");
       }
-      return e.type = Type::Bytes();
+      return e.type = Type::Bytes(base.mem);
     }
     case Expr::Kind::kSlice: {
       auto& x = *e.As<SliceExpr>();
@@ -216,7 +221,7 @@ Type Checker::Check(Expr& e) {
                 (base.kind == Type::Kind::kBuffers ? "; pick a buffer first: `b[i][..n]`" : ""));
         return e.type = Type::Error();
       }
-      return e.type = Type::Bytes();
+      return e.type = Type::Bytes(base.mem);
     }
     case Expr::Kind::kPropagate: {
       auto& x = *e.As<PropagateExpr>();
@@ -264,6 +269,16 @@ Type Checker::Check(Expr& e) {
       return e.type = Type::Error();
     }
     case Expr::Kind::kBinary: return e.type = CheckBinary(*e.As<BinaryExpr>());
+    case Expr::Kind::kString: {
+      auto& x = *e.As<StringLit>();
+      if (x.value.size() > kMaxLiteralBytes) {
+        diags_.Error(DiagKind::kLiteralOutOfRange, x.range,
+                     "a byte string holds at most " + std::to_string(kMaxLiteralBytes) +
+                         " bytes, this one " + std::to_string(x.value.size()));
+        return e.type = Type::Error();
+      }
+      return e.type = Type::Bytes(Type::Mem::kConst);
+    }
   }
   return e.type = Type::Error();
 }
@@ -382,6 +397,75 @@ Type Checker::CheckBinary(BinaryExpr& b) {
   return result;
 }
 
+// A view the graph reads (`need_write` false) or writes: shared bytes, or a literal for reading.
+// `what` names the argument in the message.
+bool Checker::CheckDataView(Expr& e, bool need_write, const std::string& what) {
+  const Type t = e.type;
+  if (t.IsError()) return false;
+  if (t.kind == Type::Kind::kBytes && (need_write ? t.IsWritableBytes() : t.IsReadableBytes()))
+    return true;
+  Diagnostic& d = diags_.Error(DiagKind::kTypeMismatch, e.range,
+                               what + " must be `shared bytes`" +
+                                   std::string(need_write ? "" : " or a byte string") +
+                                   ", found `" + t.ToString() + "`");
+  if (t.kind == Type::Kind::kBytes && t.mem == Type::Mem::kHost) {
+    d.notes.push_back({e.range,
+                       "the graph reads and writes only the bytes of `shared buffers[N] of SIZE` "
+                       "(the ring's parameter region); a plain `buffers` parameter is host memory "
+                       "that only requests touch"});
+  } else if (t.mem == Type::Mem::kConst) {
+    d.notes.push_back({e.range, "a byte-string literal is read-only"});
+  }
+  return false;
+}
+
+// get_T(view, off) -> T, put_T(view, off, value), copy_bytes(dst, src) -> u32,
+// equal_bytes(a, b) -> bool (docs/language.md, "Data in buffers").
+Type Checker::CheckDataBuiltin(CallExpr& c, BuiltinFn fn, const std::vector<Type>& args) {
+  auto count = [&](size_t n, const std::string& sig) {
+    if (c.args.size() == n) return true;
+    diags_
+        .Error(DiagKind::kBadArguments, c.range,
+               "`" + c.callee + "` takes " + std::to_string(n) + " arguments, got " +
+                   std::to_string(c.args.size()))
+        .notes.push_back({c.callee_range, "signature: " + sig});
+    return false;
+  };
+  for (const Type& t : args)
+    if (t.IsError()) return fn == BuiltinFn::kEq ? Type::Bool() : Type::Error();
+  switch (fn) {
+    case BuiltinFn::kGet:
+    case BuiltinFn::kPut: {
+      const DataAccess d = *ParseDataAccess(std::string_view(c.callee).substr(4));
+      const Type value = Type::Int(d.bits, d.is_signed);
+      const bool put = fn == BuiltinFn::kPut;
+      const std::string sig = c.callee + (put ? "(b: shared bytes, off: u32, v: " : "(b: bytes, off: u32) -> ") +
+                              value.ToString() + (put ? ")" : "");
+      if (!count(put ? 3 : 2, sig)) return put ? Type::Void() : value;
+      CheckDataView(*c.args[0], put, "the view of `" + c.callee + "`");
+      if (!args[1].IsInteger()) {
+        diags_.Error(DiagKind::kTypeMismatch, c.args[1]->range,
+                     "an offset is an unsigned integer, not `" + args[1].ToString() + "`");
+      } else {
+        Coerce(*c.args[1], Type::Int(32, false), "the offset");
+      }
+      if (put) Coerce(*c.args[2], value, "the value");
+      return put ? Type::Void() : value;
+    }
+    case BuiltinFn::kCopy:
+      if (!count(2, "copy_bytes(dst: shared bytes, src: bytes) -> u32")) return Type::Int(32, false);
+      CheckDataView(*c.args[0], true, "the destination of `copy_bytes`");
+      CheckDataView(*c.args[1], false, "the source of `copy_bytes`");
+      return Type::Int(32, false);
+    case BuiltinFn::kEq:
+      if (!count(2, "equal_bytes(a: bytes, b: bytes) -> bool")) return Type::Bool();
+      CheckDataView(*c.args[0], false, "the first view of `equal_bytes`");
+      CheckDataView(*c.args[1], false, "the second view of `equal_bytes`");
+      return Type::Bool();
+    default: return Type::Error();
+  }
+}
+
 Type Checker::CheckCall(CallExpr& c) {
   std::vector<Type> args;
   for (auto& a : c.args) args.push_back(Check(*a));
@@ -441,6 +525,10 @@ Type Checker::CheckCall(CallExpr& c) {
         if (!arity(1, 1, "len(b: bytes) -> u32")) return Type::Int(32, false);
         Coerce(*c.args[0], Type::Bytes(), "argument of `len`");
         return Type::Int(32, false);
+      }
+      if (r.builtin_id != static_cast<int>(BuiltinFn::kMin) &&
+          r.builtin_id != static_cast<int>(BuiltinFn::kMax)) {
+        return CheckDataBuiltin(c, static_cast<BuiltinFn>(r.builtin_id), args);
       }
       if (!arity(2, 2, c.callee + "(a, b): the common integer type")) return Type::Error();
       if (args[0].IsError() || args[1].IsError()) return Type::Error();

@@ -275,6 +275,19 @@ int uringc_ctl__buffer_size(uringc_ctl* ctl, const char* name, uint64_t* size) t
   return Caught(ctl);
 }
 
+int uringc_ctl__shared_buffer(uringc_ctl* ctl, const char* name, void** data, size_t* size) try {
+  if (!ctl || !name || !data || !size) return -EINVAL;
+  auto r = ctl->ctl->SharedBuffer(name);
+  if (!r) return Fail(ctl, r.error());
+  ctl->last_error.clear();
+  ctl->last_kind = {};
+  *data = r->data();
+  *size = r->size();
+  return 0;
+} catch (...) {
+  return Caught(ctl);
+}
+
 int uringc_ctl__get_int(uringc_ctl* ctl, const char* name, int64_t* value) try {
   if (!ctl || !name || !value) return -EINVAL;
   auto r = ctl->ctl->GetInt(name);

@@ -492,7 +492,7 @@ Result<void> Controller::CheckRingFits(const Ring& ring) {
       return MakeError(DiagKind::kRingNotSupported, EINVAL,
                        "`" + ops_name_ + "` needs a parameter region of at least " +
                            std::to_string(*need) + " bytes (timeouts, sleeps, deadlines, " +
-                           "openat paths) and the ring has " +
+                           "openat paths, literals, shared buffers) and the ring has " +
                            std::to_string(ring.mem_region_size()) +
                            ": create the ring with mem_region_size = uringc_mem_min");
     }
@@ -548,6 +548,8 @@ Result<void> Controller::Load(const Ring& ring) {
   if (err) return ReportLoadFailure(err);
   loaded_ = true;
   ring_ = ring.handle();
+  region_ = static_cast<uint8_t*>(ring.mem_region());
+  region_size_ = ring.mem_region_size();
   return {};
 }
 
@@ -556,6 +558,8 @@ Result<void> Controller::LoadOnHost(const Ring& ring) {
   URINGC_TRY(host_->Bind(ring));
   loaded_ = true;
   ring_ = ring.handle();
+  region_ = static_cast<uint8_t*>(ring.mem_region());
+  region_size_ = ring.mem_region_size();
   return {};
 }
 

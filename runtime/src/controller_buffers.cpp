@@ -13,7 +13,22 @@ namespace uringc {
 
 Result<void> Controller::ReadBufferParams() {
   const size_t n = strlen(kBufferBytesGlobalPrefix);
+  const size_t shared_n = strlen(kSharedBytesGlobalPrefix);
   for (const GlobalVar& v : globals_.vars()) {
+    if (v.name.compare(0, shared_n, kSharedBytesGlobalPrefix) == 0) {
+      const std::string param = v.name.substr(shared_n);
+      auto bytes = GetInt(v.name);
+      auto off = GetInt(kSharedOffsetGlobalPrefix + param);
+      if (!v.read_only() || v.size != 8 || !bytes || *bytes <= 0 || !off || *off < 0) {
+        return MakeError(DiagKind::kBadParameter, EINVAL,
+                         "`" + v.name + "` and `" + kSharedOffsetGlobalPrefix + param +
+                             "` must be `const volatile __u64` (the bytes of shared buffers "
+                             "parameter `" + param + "` and their offset in the region)");
+      }
+      shared_.push_back(
+          {param, static_cast<uint64_t>(*off), static_cast<uint64_t>(*bytes)});
+      continue;
+    }
     if (v.name.compare(0, n, kBufferBytesGlobalPrefix) != 0) continue;
     const std::string param = v.name.substr(n);
     auto bytes = GetInt(v.name);
@@ -32,6 +47,24 @@ Result<void> Controller::ReadBufferParams() {
   return {};
 }
 
+Result<std::span<uint8_t>> Controller::SharedBuffer(const std::string& name) const {
+  for (const SharedBufferParam& s : shared_) {
+    if (s.name != name) continue;
+    if (!loaded_ || region_ == nullptr) {
+      return MakeError(DiagKind::kApiMisuse, EINVAL,
+                       "shared buffers parameter `" + name +
+                           "` lives in the ring's parameter region: load the controller first");
+    }
+    if (s.offset + s.bytes > region_size_) {
+      return MakeError(DiagKind::kRingNotSupported, EINVAL,
+                       "shared buffers parameter `" + name + "` ends past the ring's region");
+    }
+    return std::span<uint8_t>(region_ + s.offset, s.bytes);
+  }
+  return MakeError(DiagKind::kBadParameter, EINVAL,
+                   "`" + name + "` is not a shared buffers parameter");
+}
+
 Result<uint64_t> Controller::BufferBytes(const std::string& name) const {
   for (const BufferParam& b : buffers_)
     if (b.name == name) return b.bytes;
@@ -46,6 +79,13 @@ Result<uint64_t> Controller::BufferBytes(const std::string& name) const {
 }
 
 Result<void> Controller::CheckNotBuffer(const GlobalVar& v) const {
+  for (const SharedBufferParam& s : shared_) {
+    if (v.name == kSharedOffsetGlobalPrefix + s.name || v.name == kSharedBytesGlobalPrefix + s.name) {
+      return MakeError(DiagKind::kBadParameter, EPERM,
+                       "`" + v.name + "` says where the program was compiled to keep `" + s.name +
+                           "`; it cannot be changed");
+    }
+  }
   for (const BufferParam& b : buffers_) {
     if (v.name == b.name) {
       return MakeError(DiagKind::kBadParameter, EINVAL,

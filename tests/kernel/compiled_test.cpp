@@ -41,6 +41,7 @@
 URINGC_EMBEDDED(ex_copy_bpf);
 URINGC_EMBEDDED(ex_deadline_bpf);
 URINGC_EMBEDDED(ex_echo_bpf);
+URINGC_EMBEDDED(ex_fileserver_bpf);
 URINGC_EMBEDDED(ex_hedge_bpf);
 URINGC_EMBEDDED(ex_nop_chain_bpf);
 URINGC_EMBEDDED(ex_retry_bpf);
@@ -64,6 +65,7 @@ URINGC_EMBEDDED(t_prep_fail_bpf);
 URINGC_EMBEDDED(t_cancel_done_bpf);
 URINGC_EMBEDDED(t_requests_bpf);
 URINGC_EMBEDDED(t_nop_parallel_bpf);
+URINGC_EMBEDDED(t_data_bpf);
 URINGC_EMBEDDED(ex_nop_chain_other_abi_bpf);  // 7.1 in the 7.2 build, 7.2 in the 7.1 build
 
 namespace uringc_test {
@@ -105,7 +107,7 @@ INSTANTIATE_TEST_SUITE_P(
     Examples, AllLoad,
     ::testing::Values(
         Named{"copy", &ex_copy_bpf_obj}, Named{"deadline", &ex_deadline_bpf_obj},
-        Named{"echo", &ex_echo_bpf_obj}, Named{"hedge", &ex_hedge_bpf_obj},
+        Named{"echo", &ex_echo_bpf_obj}, Named{"fileserver", &ex_fileserver_bpf_obj}, Named{"hedge", &ex_hedge_bpf_obj},
         Named{"nop_chain", &ex_nop_chain_bpf_obj}, Named{"nop_chain_O0", &ex_nop_chain_o0_bpf_obj},
         Named{"retry", &ex_retry_bpf_obj}, Named{"tee", &ex_tee_bpf_obj},
         Named{"within_pipe", &t_within_pipe_bpf_obj}, Named{"bad_fd", &t_bad_fd_bpf_obj},
@@ -118,7 +120,7 @@ INSTANTIATE_TEST_SUITE_P(
         Named{"duration_range", &t_duration_range_bpf_obj},
         Named{"prep_fail", &t_prep_fail_bpf_obj}, Named{"cancel_done", &t_cancel_done_bpf_obj},
         Named{"requests", &t_requests_bpf_obj}, Named{"nop_parallel", &t_nop_parallel_bpf_obj},
-        Named{"short_circuit", &t_short_circuit_bpf_obj}),
+        Named{"short_circuit", &t_short_circuit_bpf_obj}, Named{"data", &t_data_bpf_obj}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // ----- kernel ABI ------------------------------------------------------------------------------
@@ -429,6 +431,153 @@ TEST_F(Echo, DropsAnIdleClientWhenItsTimeoutFires) {
   EXPECT_LE(idle_closed_after, 2.0);
   std::printf("idle client closed after %.3f s (timeout 0.300 s)\n", idle_closed_after);
 }
+
+// ----- examples/fileserver.uring against real clients -----------------------------------------
+
+// The reply to one request: status and body; status INT32_MIN when the connection ended first.
+std::pair<int32_t, std::string> FileReply(int s) {
+  auto take = [&](size_t n, std::string& into) {
+    while (into.size() < n) {
+      char b[8192];
+      const ssize_t got = recv(s, b, std::min(sizeof(b), n - into.size()), 0);
+      if (got <= 0) return false;
+      into.append(b, static_cast<size_t>(got));
+    }
+    return true;
+  };
+  std::string hdr, body;
+  if (!take(8, hdr)) return {INT32_MIN, ""};
+  int32_t status;
+  uint32_t n;
+  std::memcpy(&status, hdr.data(), 4);
+  std::memcpy(&n, hdr.data() + 4, 4);
+  if (!take(n, body)) return {INT32_MIN, ""};
+  return {status, body};
+}
+
+std::string FileRequest(const std::string& key) {
+  const uint32_t l = static_cast<uint32_t>(key.size());
+  return std::string(reinterpret_cast<const char*>(&l), 4) + key;
+}
+
+class FileServer : public Echo {
+ protected:
+  FileServer() {
+    mkdir(dir_.c_str(), 0755);
+    mkdir(root_.c_str(), 0755);
+    mkdir((root_ + "/sub").c_str(), 0755);
+    WriteAll(root_ + "/a.txt", "hello file");
+    WriteAll(root_ + "/sub/d.txt", "deep");
+    WriteAll(root_ + "/exact", RandomBytes(64 * 1024, 1));
+    WriteAll(root_ + "/big", RandomBytes(64 * 1024 + 1, 2));
+    WriteAll(dir_ + "/outside", "secret");
+    symlink("../outside", (root_ + "/link").c_str());
+  }
+  ~FileServer() override {
+    for (const char* f : {"/a.txt", "/sub/d.txt", "/exact", "/big", "/link"})
+      unlink((root_ + f).c_str());
+    rmdir((root_ + "/sub").c_str());
+    rmdir(root_.c_str());
+    unlink((dir_ + "/outside").c_str());
+    rmdir(dir_.c_str());
+    if (root_fd_ >= 0) close(root_fd_);
+  }
+  void OpenFileServer() {
+    listener_ = Listener(&port_);
+    ASSERT_GE(listener_, 0);
+    root_fd_ = open(root_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    ASSERT_GE(root_fd_, 0);
+    Open(ex_fileserver_bpf_obj, "fileserver", [&](Controller&) {
+      Set("listener", listener_);
+      Set("root", root_fd_);
+    });
+  }
+  const std::string dir_ = TempPath("fileserver");
+  const std::string root_ = dir_ + "/root";
+  int root_fd_ = -1;
+};
+
+TEST_F(FileServer, AnswersKeysBeneathItsRootAndRefusesTheRest) {
+  OpenFileServer();
+  if (!ready_) return;
+  std::vector<std::string> failures;
+  double idle_closed_after = -1;
+  RunOutcome out = Serve([&] {
+    auto expect = [&](bool ok, const std::string& what) {
+      if (!ok) failures.push_back(what);
+    };
+    // A client that never completes a request is closed after 10 s, while the others go on.
+    const int idle = Connect(port_);
+    const auto t0 = Clock::now();
+    std::thread idler([&] {
+      timeval tv{15, 0};
+      setsockopt(idle, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+      const std::string half = FileRequest("a.txt").substr(0, 6);
+      send(idle, half.data(), half.size(), 0);
+      char b[8];
+      if (recv(idle, b, sizeof(b), 0) == 0)
+        idle_closed_after = std::chrono::duration<double>(Clock::now() - t0).count();
+      close(idle);
+    });
+    const int s = Connect(port_);
+    const std::string exact = ReadAll(root_ + "/exact");
+    const std::pair<std::string, std::pair<int32_t, std::string>> cases[] = {
+        {"a.txt", {0, "hello file"}},     {"sub/d.txt", {0, "deep"}},
+        {"missing", {-ENOENT, ""}},       {"../outside", {-EXDEV, ""}},
+        {"/etc/hostname", {-EXDEV, ""}},  {"link", {-EXDEV, ""}},
+        {"sub/../../outside", {-EXDEV, ""}}, {"exact", {0, exact}},
+        {"big", {-EFBIG, ""}},            {"sub", {-EISDIR, ""}},
+        {std::string(255, 'k'), {-ENOENT, ""}},
+    };
+    for (const auto& [key, want] : cases) {
+      const std::string req = FileRequest(key);
+      send(s, req.data(), req.size(), 0);
+      expect(FileReply(s) == want, "key " + key.substr(0, 20));
+    }
+    // Pipelined, and split at every byte: replies in order.
+    const std::string three = FileRequest("a.txt") + FileRequest("missing") + FileRequest("sub/d.txt");
+    for (char ch : three) send(s, &ch, 1, 0);
+    expect(FileReply(s) == std::make_pair(0, std::string("hello file")), "pipelined 1");
+    expect(FileReply(s) == std::make_pair(-ENOENT, std::string()), "pipelined 2");
+    expect(FileReply(s) == std::make_pair(0, std::string("deep")), "pipelined 3");
+    // A bad length: -EINVAL, then the connection closes.
+    for (uint32_t bad : {0u, 256u, 0xffffffffu}) {
+      const int b = Connect(port_);
+      send(b, &bad, 4, 0);
+      expect(FileReply(b) == std::make_pair(-EINVAL, std::string()), "bad length");
+      char x;
+      expect(recv(b, &x, 1, 0) == 0, "closed after a bad length");
+      close(b);
+    }
+    close(s);
+    // 64 clients at once, each asking 5 times.
+    std::atomic<int> good{0};
+    std::vector<std::thread> cs;
+    for (int i = 0; i < 64; ++i) {
+      cs.emplace_back([&] {
+        const int c = Connect(port_);
+        int ok = 0;
+        for (int r = 0; r < 5; ++r) {
+          const std::string req = FileRequest(r % 2 ? "a.txt" : "sub/d.txt");
+          send(c, req.data(), req.size(), 0);
+          ok += FileReply(c).first == 0;
+        }
+        close(c);
+        if (ok == 5) good++;
+      });
+    }
+    for (auto& c : cs) c.join();
+    expect(good.load() == 64, "64 concurrent clients: " + std::to_string(good.load()) + " good");
+    idler.join();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  });
+  EXPECT_EQ(out.status, RunStatus::kInterrupted) << out.controller_error;
+  EXPECT_TRUE(failures.empty()) << ::testing::PrintToString(failures);
+  EXPECT_GE(idle_closed_after, 9.5);
+  EXPECT_LE(idle_closed_after, 14.0);
+  EXPECT_EQ(Get("served"), 1 + 1 + 3 + 64);
+}
+
 
 TEST_F(Compiled, WithinOnAPipeThatNeverGetsDataTimesOutOnTime) {
   int p[2];
@@ -794,6 +943,74 @@ TEST_F(Compiled, OpenatInAOneTaskGraphCompletesALongPathWithEnametoolong) {
   EXPECT_EQ(Get("long_err"), ENAMETOOLONG);
   EXPECT_EQ(Get("short_ok"), 1);
   ExpectNothingLeft("openat_one");
+}
+
+// tests/compiled/data.uring: the graph reads what the host put into a shared buffer, writes
+// integers the host reads back, copies, compares, and sends and opens byte-string literals.
+TEST_F(Compiled, SharedBuffersHoldDataTheGraphReadsAndWrites) {
+  OpenatDir dir;
+  ASSERT_GE(dir.fd, 0);
+  const std::string outp = TempPath("data_out"), recp = TempPath("data_rec");
+  WriteAll(recp, std::string("\x05\x00\x00\x00hello", 9));
+  const int out = open(outp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int rec = open(recp.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(out, 0);
+  ASSERT_GE(rec, 0);
+  Open(t_data_bpf_obj, "data", [&](Controller&) {
+    Set("out", out);
+    Set("dir", dir.fd);
+    Set("rec", rec);
+    SetU("n", 4);
+  });
+  if (ready_) {
+    auto input = ctl_->SharedBuffer("input");
+    ASSERT_TRUE(input.ok()) << input.error().message;
+    ASSERT_EQ(input->size(), 64u);
+    const uint8_t bytes[] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0xfe, 0xff};
+    std::memcpy(input->data(), bytes, sizeof(bytes));
+    RunOutcome o = Run();
+    EXPECT_EQ(o.status, RunStatus::kDone) << o.controller_error;
+    EXPECT_EQ(Get("le32"), 0x04030201);
+    EXPECT_EQ(Get("be32"), 0x01020304);
+    EXPECT_EQ(Get("be16"), 0x0304);
+    EXPECT_EQ(Get("s16"), -2);
+    EXPECT_EQ(static_cast<uint64_t>(Get("le64")), 0x0807060504030201u);
+    EXPECT_EQ(static_cast<uint64_t>(Get("be64")), 0x0102030405060708u);
+    EXPECT_EQ(Get("s8"), -1);
+    EXPECT_EQ(Get("u8v"), 255);
+    EXPECT_EQ(Get("fault_get"), EFAULT);
+    EXPECT_EQ(Get("fault_put"), EFAULT);
+    EXPECT_EQ(Get("same"), 1);
+    EXPECT_EQ(Get("differ"), 0);
+    EXPECT_EQ(Get("shorter"), 0);
+    EXPECT_EQ(Get("copied"), 15);
+    EXPECT_EQ(Get("moved"), 6);
+    EXPECT_EQ(Get("sent"), 15);
+    EXPECT_EQ(Get("opened"), 1);
+    EXPECT_EQ(Get("key_len"), 5);
+    EXPECT_EQ(Get("key_ok"), 1);
+    EXPECT_EQ(Get("beneath_ok"), 1);
+    EXPECT_EQ(Get("beneath_up"), -EXDEV);
+    EXPECT_EQ(Get("beneath_abs"), -EXDEV);
+    auto work = ctl_->SharedBuffer("work");
+    ASSERT_TRUE(work.ok()) << work.error().message;
+    const uint8_t* w = work->data();
+    const uint8_t w0[] = {0xde, 0xad, 0xbe, 0xef, 0x34, 0x12, 0, 0,
+                          0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x80};
+    EXPECT_EQ(std::memcmp(w, w0, sizeof(w0)), 0);
+    const uint8_t tail[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    EXPECT_EQ(std::memcmp(w + 56, tail, 8), 0);
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(w + 64), 2), std::string("\x05\0", 2))
+        << "work[1] holds the record read from the file";
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(w + 128), 15), "GET /index.html");
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(w + 192), 8), "ababcdef");
+    ExpectNothingLeft("data");
+  }
+  close(out);
+  close(rec);
+  EXPECT_EQ(ReadAll(outp), "hello, literal\n");
+  unlink(outp.c_str());
+  unlink(recp.c_str());
 }
 
 TEST_F(Compiled, DeadlineFallsBackWhenThePrimaryDoesNotAnswer) {

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,16 @@ struct ControllerOptions {
 /// `.uring` graphs do for every `buffers[N] of SIZE` parameter: N * SIZE).
 struct BufferParam {
   std::string name;
+  uint64_t bytes = 0;
+};
+
+/// A shared buffers parameter (`shared buffers[N] of SIZE`): N * SIZE bytes of the ring's
+/// parameter region at `offset`, declared as `.rodata __u64 uringc_shared_off_<name>` and
+/// `uringc_shared_bytes_<name>`. The graph reads and writes them; the host finds them with
+/// Controller::SharedBuffer once the controller is loaded.
+struct SharedBufferParam {
+  std::string name;
+  uint64_t offset = 0;
   uint64_t bytes = 0;
 };
 
@@ -112,6 +123,12 @@ class Controller {
   /// null `data` or a name that is no buffers parameter. Every buffers parameter must be set
   /// before Load.
   Result<void> SetBuffer(const std::string& name, void* data, size_t size);
+  /// The shared buffers parameters the object declares, in declaration order.
+  const std::vector<SharedBufferParam>& shared_buffer_params() const { return shared_; }
+  /// The bytes of shared buffers parameter `name` in the ring's parameter region, which the host
+  /// may read and write between runs (they start zeroed). Valid once loaded and while the ring
+  /// lives; EINVAL before Load or for a name that is no shared buffers parameter.
+  Result<std::span<uint8_t>> SharedBuffer(const std::string& name) const;
   /// Current value: the initial value before load, the kernel's after.
   Result<std::vector<uint8_t>> GetBytes(const std::string& name);
   Result<int64_t> GetInt(const std::string& name);
@@ -171,6 +188,9 @@ class Controller {
   bpf_link* link_ = nullptr;
   GlobalTable globals_;
   std::vector<BufferParam> buffers_;
+  std::vector<SharedBufferParam> shared_;
+  uint8_t* region_ = nullptr;  ///< the ring's parameter region, once loaded
+  size_t region_size_ = 0;
   bool loaded_ = false;
   std::shared_ptr<RingHandle> ring_;
   std::vector<std::pair<std::string, std::unique_ptr<char[]>>> log_bufs_;  // program -> log

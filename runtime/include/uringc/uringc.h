@@ -104,6 +104,11 @@ int uringc_ctl__get_bytes(struct uringc_ctl *ctl, const char *name, void *data, 
 int uringc_ctl__set_buffer(struct uringc_ctl *ctl, const char *name, void *data, size_t size);
 /* The bytes buffers parameter `name` needs (N * SIZE), in *size. */
 int uringc_ctl__buffer_size(struct uringc_ctl *ctl, const char *name, uint64_t *size);
+/* Shared buffers parameters (`shared buffers[N] of SIZE`) live in the ring's parameter region:
+ * nothing is set for them. Once the controller is loaded, *data and *size are their N * SIZE
+ * bytes there, which the host may read and write between runs (valid while the ring lives);
+ * -EINVAL before load or when name is no shared buffers parameter. */
+int uringc_ctl__shared_buffer(struct uringc_ctl *ctl, const char *name, void **data, size_t *size);
 
 int uringc_ctl__load(struct uringc_ctl *ctl, struct uringc_ring *ring);
 int uringc_ctl__attach(struct uringc_ctl *ctl);
