@@ -26,7 +26,9 @@ std::string CHeader(const rgir::Graph& g, const std::string& file, const std::st
        " * Parameters are .rodata constants set by name before load; a buffers parameter holds\n"
        " * the user address of COUNT * SIZE bytes the host owns for the whole run, and the object\n"
        " * declares that size as .rodata __u64 uringc_buffer_bytes_<param> (the uringc runtime\n"
-       " * refuses shorter memory: SetBuffer, uringc_ctl__set_buffer). Outputs are\n"
+       " * refuses shorter memory: SetBuffer, uringc_ctl__set_buffer); a shared buffers\n"
+       " * parameter has no global: its bytes are in the parameter region at its _OFFSET.\n"
+       " * Outputs are\n"
        " * .bss variables read by name after the run; uringc_status is 1 (done) or 2 (failed,\n"
        " * uringc_error = -errno). The ring needs a parameter region (IORING_REGISTER_MEM_REGION)\n"
        " * of at least URINGC_" << up << "_MEM_MIN bytes (none when 0); its address goes into\n"
@@ -42,9 +44,21 @@ std::string CHeader(const rgir::Graph& g, const std::string& file, const std::st
          "extern const struct uringc_program "
       << host_symbol << ";\n\n";
   }
+  const MemLayout layout = GraphMemLayout(g);
   h << "/* parameters */\n";
   for (const rgir::Param& p : g.params) {
     const std::string pu = up + "_PARAM_" + Upper(p.name);
+    if (p.type.kind == Type::Kind::kBuffers && p.type.mem == Type::Mem::kShared) {
+      // In the parameter region: nothing to set; the host finds the bytes at the offset.
+      h << "/* " << p.name << ": shared buffers[" << p.type.count << "] of " << p.type.size
+        << " bytes in the parameter region, at URINGC_" << pu << "_OFFSET */\n";
+      h << "#define URINGC_" << pu << "_COUNT " << p.type.count << "u\n";
+      h << "#define URINGC_" << pu << "_SIZE " << p.type.size << "ull\n";
+      h << "#define URINGC_" << pu << "_BYTES " << p.type.count * p.type.size << "ull\n";
+      h << "#define URINGC_" << pu << "_OFFSET " << layout.shared_at[&p - g.params.data()]
+        << "ull\n";
+      continue;
+    }
     if (p.type.kind == Type::Kind::kBuffers) {
       h << "/* " << p.name << ": buffers[" << p.type.count << "] of " << p.type.size
         << " bytes (a __u64 user address) */\n";
