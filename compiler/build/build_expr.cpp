@@ -439,13 +439,7 @@ Expr Builder::DataBuiltin(const ast::CallExpr& c) {
 // it reads), so the value checked is the value used. The BPF lowering keeps its own check at the
 // access (the kernel verifier needs one there); after this branch it never fires.
 Expr Builder::CheckedIndex(Expr index, uint32_t count, SourceRange range) {
-  if (index.op != Expr::Op::kConst && index.op != Expr::Op::kParam) {
-    const VarId t = NewVar("index", index.type, Var::Kind::kTemp, range);
-    const NodeId a = Emit(Node::Kind::kAssign, range);
-    g_.nodes[a].var = t;
-    g_.nodes[a].value = std::move(index);
-    index = Expr::Var(g_.vars[t].type, t);
-  }
+  index = Once(std::move(index), "index", range);
   // Compared as u64, so a negative signed index is out of range too.
   Expr wide;
   wide.op = Expr::Op::kCast;
