@@ -408,15 +408,16 @@ Expr Builder::DataBuiltin(const ast::CallExpr& c) {
   }
   Expr value;
   if (put) value = CastTo(Value(*c.args[2]), Type::Int(d.bits, d.is_signed));
-  Expr len;
-  len.op = Expr::Op::kLen;
-  len.type = Type::Int(32, false);
-  len.range = c.range;
-  len.operands = {view};
-  Expr end = BinaryOf(BinaryOp::kAdd, u64, CastTo(off, u64), Expr::Const(u64, d.bits / 8), c.range);
-  Expr inside = BinaryOf(BinaryOp::kLe, Type::Bool(), std::move(end), CastTo(std::move(len), u64),
-                         c.range);
   if (!proven) {
+    Expr len;
+    len.op = Expr::Op::kLen;
+    len.type = Type::Int(32, false);
+    len.range = c.range;
+    len.operands = {view};
+    Expr end =
+        BinaryOf(BinaryOp::kAdd, u64, CastTo(off, u64), Expr::Const(u64, d.bits / 8), c.range);
+    Expr inside = BinaryOf(BinaryOp::kLe, Type::Bool(), std::move(end),
+                           CastTo(std::move(len), u64), c.range);
     const NodeId br = Emit(Node::Kind::kBranch, c.range);
     g_.nodes[br].value = std::move(inside);
     pending_ = {{br, true}};  // the alternative: not inside

@@ -36,7 +36,8 @@ std::string CHeader(const rgir::Graph& g, const std::string& file, const std::st
        "#pragma once\n#include <linux/types.h>\n\n";
   h << "#define URINGC_" << up << "_PROGRAM \"" << g.name << "\"\n";
   h << "#define URINGC_" << up << "_OPS \"" << g.name << "_ops\"\n";
-  h << "#define URINGC_" << up << "_MEM_MIN " << GraphMemRegionSize(g) << "u\n\n";
+  const MemLayout layout = GraphMemLayout(g);
+  h << "#define URINGC_" << up << "_MEM_MIN " << layout.size << "u\n\n";
   if (!host_symbol.empty()) {
     h << "/* The object made with --target=host: both engines' code (uringc_open_program). */\n"
          "#include <uringc/program.h>\n"
@@ -44,7 +45,6 @@ std::string CHeader(const rgir::Graph& g, const std::string& file, const std::st
          "extern const struct uringc_program "
       << host_symbol << ";\n\n";
   }
-  const MemLayout layout = GraphMemLayout(g);
   h << "/* parameters */\n";
   for (const rgir::Param& p : g.params) {
     const std::string pu = up + "_PARAM_" + Upper(p.name);

@@ -44,21 +44,6 @@ llvm::Value* GraphLowerer::RegionOffset(StepBuilder& b, Here h, llvm::Value* use
   return r;
 }
 
-Val GraphLowerer::SharedBuffer(StepBuilder& b, Here h, const rgir::Expr& e) {
-  llvm::IRBuilder<>& ir = b.ir();
-  const Type& bt = g_.params[e.id].type;
-  llvm::Value* i =
-      Convert(b, Eval(b, h, e.operands[0]).v, e.operands[0].type, Type::Int(64, false));
-  if (!llvm::isa<llvm::ConstantInt>(i) ||
-      llvm::cast<llvm::ConstantInt>(i)->getZExtValue() >= bt.count) {
-    CheckOrFail(b, h, ir.CreateICmpULT(i, ir.getInt64(bt.count)), kEfault);
-  }
-  llvm::Value* base =
-      ir.CreateAdd(b.ReadConst(mem_addr_), ir.getInt64(mem_layout_.shared_at[e.id]), "shared");
-  llvm::Value* addr = ir.CreateAdd(base, ir.CreateMul(i, ir.getInt64(bt.size)), "buf");
-  return Val{addr, ir.getInt32(static_cast<uint32_t>(bt.size))};
-}
-
 Val GraphLowerer::Literal(StepBuilder& b, const rgir::Expr& e) {
   llvm::IRBuilder<>& ir = b.ir();
   llvm::Value* addr =

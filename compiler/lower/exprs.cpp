@@ -207,9 +207,12 @@ Val GraphLowerer::Eval(StepBuilder& b, Here h, const rgir::Expr& e) {
     case Op::kCopy: return CopyBytes(b, h, e);
     case Op::kEqual: return EqualBytes(b, h, e);
     case Op::kBuffer: {
-      if (g_.params[e.id].type.mem == Type::Mem::kShared) return SharedBuffer(b, h, e);
+      // Host buffers: the address the host set; shared ones: their place in the region.
       const Type& bt = g_.params[e.id].type;
-      llvm::Value* base = b.ReadConst(params_[e.id]);
+      llvm::Value* base =
+          bt.mem == Type::Mem::kShared
+              ? ir.CreateAdd(b.ReadConst(mem_addr_), ir.getInt64(mem_layout_.shared_at[e.id]))
+              : b.ReadConst(params_[e.id]);
       llvm::Value* i = Convert(b, Eval(b, h, e.operands[0]).v, e.operands[0].type,
                                Type::Int(64, false));
       if (!llvm::isa<llvm::ConstantInt>(i) ||

@@ -282,7 +282,6 @@ class GraphLowerer {
   PathCopy CopyPath(StepBuilder& b, Val path);
   // Data in shared buffers and literals (data.cpp).
   llvm::Value* RegionOffset(StepBuilder& b, Here h, llvm::Value* user_addr, uint32_t width);
-  Val SharedBuffer(StepBuilder& b, Here h, const rgir::Expr& e);
   Val Literal(StepBuilder& b, const rgir::Expr& e);
   Val DataLoad(StepBuilder& b, Here h, const rgir::Expr& e);
   void DataStore(StepBuilder& b, Here h, const rgir::Expr& e);
@@ -314,7 +313,7 @@ class GraphLowerer {
   // Globals.
   RingConstants rc_;
   llvm::GlobalVariable* mem_addr_ = nullptr;   ///< .rodata u64: user address of the region
-  bool needs_mem_ = false;                     ///< the graph writes timespecs or paths
+  bool needs_mem_ = false;  ///< timespecs, paths, literals or shared buffers: the region is mapped
   uint32_t mem_size_ = 0;                      ///< GraphMemRegionSize(g_)
   MemLayout mem_layout_;                       ///< where literals and shared buffers sit
   bool needs_paths_ = false;                   ///< the graph has openat requests

@@ -28,12 +28,18 @@ void GraphLowerer::Enqueue(StepBuilder& b, rgir::TaskId task, llvm::Value* idx) 
   });
 }
 
+// The first step writes the literals into the region and, with several tasks, queues task 0
+// (one flag for both); a one-task graph needs no start (state 0 is the entry and the slot starts
+// runnable), so it has a flag only when it has literals.
 void GraphLowerer::EmitStartGraph(StepBuilder& b) {
-  if (!g_.literals.empty()) {
-    EmitOnce(b, "uringc_" + g_.name + "_literals", [&](StepBuilder& b) { EmitWriteLiterals(b); });
+  if (single_) {
+    if (!g_.literals.empty()) {
+      EmitOnce(b, "uringc_" + g_.name + "_literals", [&](StepBuilder& b) { EmitWriteLiterals(b); });
+    }
+    return;
   }
-  if (single_) return;  // state 0 is the entry and the slot starts runnable
   EmitOnce(b, "uringc_" + g_.name + "_started", [&](StepBuilder& b) {
+    EmitWriteLiterals(b);
     llvm::Value* zero = b.ir().getInt64(0);
     Table(0).StoreState(b, zero, StartState(g_.tasks[0].entry));
     Enqueue(b, 0, zero);

@@ -266,11 +266,8 @@ int uringc_ctl__set_buffer(uringc_ctl* ctl, const char* name, void* data, size_t
 int uringc_ctl__buffer_size(uringc_ctl* ctl, const char* name, uint64_t* size) try {
   if (!ctl || !name || !size) return -EINVAL;
   auto r = ctl->ctl->BufferBytes(name);
-  if (!r) return Fail(ctl, r.error());
-  ctl->last_error.clear();
-  ctl->last_kind = {};
-  *size = *r;
-  return 0;
+  if (r) *size = *r;
+  return Check(ctl, r);
 } catch (...) {
   return Caught(ctl);
 }
@@ -278,12 +275,11 @@ int uringc_ctl__buffer_size(uringc_ctl* ctl, const char* name, uint64_t* size) t
 int uringc_ctl__shared_buffer(uringc_ctl* ctl, const char* name, void** data, size_t* size) try {
   if (!ctl || !name || !data || !size) return -EINVAL;
   auto r = ctl->ctl->SharedBuffer(name);
-  if (!r) return Fail(ctl, r.error());
-  ctl->last_error.clear();
-  ctl->last_kind = {};
-  *data = r->data();
-  *size = r->size();
-  return 0;
+  if (r) {
+    *data = r->data();
+    *size = r->size();
+  }
+  return Check(ctl, r);
 } catch (...) {
   return Caught(ctl);
 }
