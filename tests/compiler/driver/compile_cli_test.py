@@ -117,6 +117,28 @@ class CompileCli(unittest.TestCase):
                      "#define URINGC_COPY_MEM_MIN"):
             self.assertIn(want, h)
 
+    def test_a_shared_buffers_parameter_declares_where_it_is_and_gets_no_address(self):
+        # In the parameter region: the runtime finds it by these (Controller::SharedBuffer).
+        ll = self.compile_llvm("graph b(s: shared buffers[3] of 1 KiB) -> (o: u8) {\n o = get_u8(s[0], 0)\n}\n")
+        self.assertRegex(ll, r"@uringc_shared_off_s = [a-z_ ]*constant i64 \d+, section \"\.rodata\"")
+        self.assertRegex(ll, r"@uringc_shared_bytes_s = [a-z_ ]*constant i64 3072, section \"\.rodata\"")
+        self.assertNotIn("@uringc_buffer_bytes_s", ll)
+        self.assertNotRegex(ll, r"@s = ")
+
+    def test_header_of_shared_buffers(self):
+        ex = os.path.join(ROOT, "examples", "fileserver.uring")
+        o = self.out("fileserver.bpf.o")
+        p = run("compile", "--emit-header", ex, "-o", o)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(self.out("fileserver.h")) as f:
+            h = f.read()
+        for want in ("#define URINGC_FILESERVER_PARAM_INBOX_COUNT 64u",
+                     "#define URINGC_FILESERVER_PARAM_INBOX_BYTES 65536ull",
+                     "#define URINGC_FILESERVER_PARAM_INBOX_OFFSET "):
+            self.assertIn(want, h)
+        self.assertNotIn("uringc_buffer_bytes_inbox", h)
+        self.assertNotIn("uringc_fileserver_param_inbox_t", h)
+
     def test_target_kernel(self):
         ex = os.path.join(ROOT, "examples", "nop_chain.uring")
         for k, ctx in (("7.1", b"io_ring_ctx"), ("7.2", b"iou_ctx"), ("7.3", b"iou_ctx")):
