@@ -70,6 +70,10 @@ void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::To
   auto* parser = dynamic_cast<antlr4::Parser*>(recognizer);
   if (offending != nullptr && offending->getType() == uringc_antlr::UringLexer::ERROR_CHAR) {
     message = "unexpected character " + DescribeToken(offending);
+    if (offending->getText() == "\"") {
+      message += ": a byte string ends with `\"` on the line it starts, and its escapes are "
+                 "\\n \\r \\t \\0 \\\\ \\\" \\xHH";
+    }
   } else if (msg.rfind("missing ", 0) == 0 && parser != nullptr) {
     message = "missing token before " + DescribeToken(offending) + Expected(parser);
   } else {
