@@ -7,6 +7,7 @@
 // location, or an object libbpf cannot open or whose globals and line table are not what the
 // graph declares, aborts. Inputs that fail the front end cost only the front end (uringc_fuzz
 // covers those). Built with clang (-fsanitize=fuzzer,address,undefined) by URINGC_FUZZ.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -37,8 +38,8 @@ bool DocumentedLimit(const uringc::Diagnostic& d) {
 }
 
 // The object is one the runtime opens (libbpf, the io_uring_bpf_ops map, globals by BTF), with
-// every parameter and output of the graph as a global of the right size, and a line table that
-// maps to the `.uring` source.
+// every parameter and output of the graph as a global of the right size (a shared buffers
+// parameter as its offset and size), and a line table that maps to the `.uring` source.
 void CheckObject(const uringc::rgir::Graph& g, const std::string& obj) {
   uringc::ControllerOptions o;
   o.object_name = g.name;
@@ -49,6 +50,17 @@ void CheckObject(const uringc::rgir::Graph& g, const std::string& obj) {
     if (!globals.Has(name)) Fail(std::string("the object has no global `") + name + "`");
   }
   for (const uringc::rgir::Param& p : g.params) {
+    if (p.type.kind == uringc::Type::Kind::kBuffers && p.type.mem == uringc::Type::Mem::kShared) {
+      // In the parameter region: no global, but the runtime must find where and how large.
+      const auto& shared = (*ctl)->shared_buffer_params();
+      auto it = std::find_if(shared.begin(), shared.end(),
+                             [&](const uringc::SharedBufferParam& s) { return s.name == p.name; });
+      if (it == shared.end()) Fail("shared buffers parameter `" + p.name + "` is not declared");
+      if (it->bytes != uint64_t{p.type.count} * p.type.size) {
+        Fail("shared buffers parameter `" + p.name + "` declares the wrong size");
+      }
+      continue;
+    }
     auto v = globals.Find(p.name);
     if (!v) Fail("parameter `" + p.name + "` is not a global: " + v.error().message);
     if (v->size == 0 || v->size > 8 || !v->read_only()) {
