@@ -16,6 +16,7 @@ namespace uringc {
 struct SqeFields {
   uint8_t opcode = 0;          ///< IORING_OP_*
   uint8_t flags = 0;           ///< IOSQE_* (IOSQE_IO_LINK before a link timeout)
+  uint16_t ioprio = 0;         ///< u16: IORING_RECV_MULTISHOT, IORING_ACCEPT_MULTISHOT...
   llvm::Value* fd = nullptr;   ///< s32
   llvm::Value* off = nullptr;  ///< u64: file offset, or addr2
   llvm::Value* addr = nullptr; ///< u64
@@ -23,6 +24,8 @@ struct SqeFields {
   uint32_t len_imm = 0;        ///< the len used when `len` is null
   llvm::Value* op_flags = nullptr;  ///< u32: rw_flags, msg_flags, timeout_flags, open_flags...
   llvm::Value* user_data = nullptr; ///< u64 (the lowering's layout: GraphLowerer::UserData)
+  uint16_t buf_group = 0;      ///< u16 at buf_index: the provided-buffer group (BUFFER_SELECT)
+  llvm::Value* splice_fd_in = nullptr;  ///< s32: splice's source descriptor
 };
 
 namespace sqe {

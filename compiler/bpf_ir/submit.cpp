@@ -13,7 +13,9 @@ static_assert(sizeof(io_uring_sqe) == 64);
 static_assert(offsetof(io_uring_sqe, opcode) == 0 && offsetof(io_uring_sqe, flags) == 1 &&
               offsetof(io_uring_sqe, fd) == 4 && offsetof(io_uring_sqe, off) == 8 &&
               offsetof(io_uring_sqe, addr) == 16 && offsetof(io_uring_sqe, len) == 24 &&
-              offsetof(io_uring_sqe, rw_flags) == 28 && offsetof(io_uring_sqe, user_data) == 32);
+              offsetof(io_uring_sqe, rw_flags) == 28 && offsetof(io_uring_sqe, user_data) == 32 &&
+              offsetof(io_uring_sqe, ioprio) == 2 && offsetof(io_uring_sqe, buf_group) == 40 &&
+              offsetof(io_uring_sqe, splice_fd_in) == 44);
 
 SubmitQueue::SubmitQueue(StepBuilder& sb, const RingRegions& regions, const RingConstants& rc,
                          bool mid_step_flush)
@@ -63,6 +65,7 @@ void SubmitQueue::Push(StepBuilder& sb, const SqeFields& f) {
   };
   store(ScalarType::kU8, offsetof(io_uring_sqe, opcode), ir.getInt8(f.opcode));
   if (f.flags != 0) store(ScalarType::kU8, offsetof(io_uring_sqe, flags), ir.getInt8(f.flags));
+  if (f.ioprio != 0) store(ScalarType::kU16, offsetof(io_uring_sqe, ioprio), ir.getInt16(f.ioprio));
   store(ScalarType::kS32, offsetof(io_uring_sqe, fd), f.fd);
   store(ScalarType::kU64, offsetof(io_uring_sqe, off), f.off);
   store(ScalarType::kU64, offsetof(io_uring_sqe, addr), f.addr);
@@ -73,6 +76,10 @@ void SubmitQueue::Push(StepBuilder& sb, const SqeFields& f) {
   }
   store(ScalarType::kU32, offsetof(io_uring_sqe, rw_flags), f.op_flags);
   store(ScalarType::kU64, offsetof(io_uring_sqe, user_data), f.user_data);
+  if (f.buf_group != 0) {
+    store(ScalarType::kU16, offsetof(io_uring_sqe, buf_group), ir.getInt16(f.buf_group));
+  }
+  store(ScalarType::kS32, offsetof(io_uring_sqe, splice_fd_in), f.splice_fd_in);
   sb.Store(ScalarType::kU32, pending_, 0, ir.CreateAdd(pending, ir.getInt32(1)), 4,
            /*is_volatile=*/true);
 }

@@ -16,6 +16,7 @@ namespace {
 constexpr int kEtime = 62;
 constexpr int kEcanceled = 125;
 constexpr int kEnametoolong = 36;
+constexpr int kEinval = 22;
 
 }  // namespace
 
@@ -80,7 +81,7 @@ void GraphLowerer::EmitRequest(StepBuilder& b, Here h, const rgir::Node& n) {
   llvm::Type* i32 = ir.getInt32Ty();
   llvm::Type* i64 = ir.getInt64Ty();
   SqeFields f;
-  llvm::Value* path_err = nullptr;  // openat: the copied path's error (0: none)
+  llvm::Value* path_err = nullptr;  // openat, statx: the copied path's error (0: none)
   using K = sema::RequestKind;
   switch (n.request) {
     case K::kNop: f = sqe::Nop(); break;
@@ -159,6 +160,52 @@ void GraphLowerer::EmitRequest(StepBuilder& b, Here h, const rgir::Node& n) {
                     .len = ir.getInt32(24)};
       break;
     }
+    case K::kBind: {
+      // io_bind_prep copies the address at submission, like connect's.
+      llvm::Value* fd = scalar(0, i32);
+      Val addr = arg(1);
+      f = SqeFields{.opcode = IORING_OP_BIND,
+                    .fd = fd,
+                    .off = ir.CreateZExt(addr.len, i64),
+                    .addr = addr.v};
+      break;
+    }
+    case K::kListen:
+      f = SqeFields{.opcode = IORING_OP_LISTEN, .fd = scalar(0, i32), .len = scalar(1, i32)};
+      break;
+    case K::kShutdown:
+      f = SqeFields{.opcode = IORING_OP_SHUTDOWN, .fd = scalar(0, i32), .len = scalar(1, i32)};
+      break;
+    case K::kStatx: {
+      // The kernel writes a whole struct statx into `into` when the request completes: a shorter
+      // view completes the statx with -EINVAL instead (nothing outside the view is written).
+      llvm::Value* dfd = scalar(0, i32);
+      Val path = arg(1);
+      Val into = arg(2);
+      llvm::Value* mask = scalar(3, i32);
+      llvm::Value* flags = scalar(4, i32);
+      PathCopy copy = CopyPath(b, path);
+      llvm::Value* short_view = ir.CreateICmpULT(ir.CreateZExtOrTrunc(into.len, i32),
+                                                 ir.getInt32(sema::kStatxBytes));
+      path_err = ir.CreateSelect(short_view, ir.getInt32(-kEinval), copy.err, "statx_err");
+      f = SqeFields{.opcode = IORING_OP_STATX,
+                    .fd = dfd,
+                    .off = into.v,
+                    .addr = copy.addr,
+                    .len = mask,
+                    .op_flags = flags};
+      break;
+    }
+    case K::kSplice:
+      // splice_off_in shares `addr`; an offset of -1 (CUR) means none, as pipes need.
+      f = SqeFields{.opcode = IORING_OP_SPLICE,
+                    .fd = scalar(1, i32),
+                    .off = scalar(4, i64),
+                    .addr = scalar(3, i64),
+                    .len = scalar(2, i32),
+                    .op_flags = scalar(5, i32),
+                    .splice_fd_in = scalar(0, i32)};
+      break;
     case K::kPoll: f = sqe::PollAdd(scalar(0, i32), scalar(1, i32)); break;
     case K::kSleep: {
       llvm::Value* ns = scalar(0, i64);
@@ -267,7 +314,8 @@ MemLayout GraphMemLayout(const rgir::Graph& g) {
   for (const rgir::Node& n : g.nodes) {
     if (n.kind != rgir::Node::Kind::kRequest) continue;
     m.timespecs |= n.timeout.has_value() || n.request == sema::RequestKind::kSleep;
-    m.paths |= n.request == sema::RequestKind::kOpenat || n.request == sema::RequestKind::kOpenat2;
+    m.paths |= n.request == sema::RequestKind::kOpenat || n.request == sema::RequestKind::kOpenat2 ||
+               n.request == sema::RequestKind::kStatx;
     hows |= n.request == sema::RequestKind::kOpenat2;
   }
   uint64_t at = m.paths ? kGraphMemRegionSizeWithPaths : m.timespecs ? kGraphMemRegionSize : 0;

@@ -42,6 +42,18 @@ const std::vector<RequestSignature>& Requests() {
        {{"dir", fd, {}}, {"path", bytes, {}}, {"flags", kU32, 0}, {"mode", kU32, 0},
         {"resolve", kU64, 0}},
        fd, -1, true},
+      {K::kBind, "bind", "IORING_OP_BIND", {{"s", fd, {}}, {"addr", bytes, {}}}, kI32},
+      {K::kListen, "listen", "IORING_OP_LISTEN", {{"s", fd, {}}, {"backlog", kU32, 128}}, kI32},
+      {K::kShutdown, "shutdown", "IORING_OP_SHUTDOWN", {{"s", fd, {}}, {"how", kU32, {}}},
+       kI32},
+      {K::kStatx, "statx", "IORING_OP_STATX",
+       {{"dir", fd, {}}, {"path", bytes, {}}, {"into", bytes, {}}, {"mask", kU32, 0x7ff},
+        {"flags", kU32, 0}},
+       kI32},
+      {K::kSplice, "splice", "IORING_OP_SPLICE",
+       {{"from", fd, {}}, {"to", fd, {}}, {"len", kU32, {}}, {"from_off", kU64, -1},
+        {"to_off", kU64, -1}, {"flags", kU32, 0}},
+       kI32},
   };
   return kTable;
 }
@@ -98,7 +110,8 @@ const std::vector<BuiltinConst>& BuiltinConstants() {
       {"EALREADY", kI32, 114},  {"ECANCELED", kI32, 125},
       {"EXDEV", kI32, 18},      {"ENOTDIR", kI32, 20},     {"EISDIR", kI32, 21},
       {"EFBIG", kI32, 27},      {"ENAMETOOLONG", kI32, 36}, {"EMSGSIZE", kI32, 90},
-      {"AT_FDCWD", fd, -100},
+      {"ESPIPE", kI32, 29},
+      {"AT_FDCWD", fd, -100},   {"CUR", kU64, -1},
       {"O_RDONLY", kU32, 0},    {"O_WRONLY", kU32, 1},     {"O_RDWR", kU32, 2},
       {"O_CREAT", kU32, 0100},  {"O_TRUNC", kU32, 01000},  {"O_APPEND", kU32, 02000},
       {"POLLIN", kU32, 0x1},    {"POLLOUT", kU32, 0x4},    {"POLLERR", kU32, 0x8},
@@ -108,6 +121,12 @@ const std::vector<BuiltinConst>& BuiltinConstants() {
       {"RESOLVE_IN_ROOT", kU64, 0x10},   {"RESOLVE_CACHED", kU64, 0x20},
       {"AF_UNIX", kU32, 1},     {"AF_INET", kU32, 2},      {"AF_INET6", kU32, 10},
       {"SOCK_STREAM", kU32, 1}, {"SOCK_DGRAM", kU32, 2},
+      {"SHUT_RD", kU32, 0},     {"SHUT_WR", kU32, 1},      {"SHUT_RDWR", kU32, 2},
+      {"STATX_TYPE", kU32, 0x1}, {"STATX_MODE", kU32, 0x2}, {"STATX_MTIME", kU32, 0x40},
+      {"STATX_SIZE", kU32, 0x200}, {"STATX_BASIC_STATS", kU32, 0x7ff},
+      {"AT_SYMLINK_NOFOLLOW", kU32, 0x100}, {"AT_EMPTY_PATH", kU32, 0x1000},
+      {"S_IFMT", kU32, 0xf000}, {"S_IFREG", kU32, 0x8000}, {"S_IFDIR", kU32, 0x4000},
+      {"SPLICE_F_MOVE", kU32, 1}, {"SPLICE_F_NONBLOCK", kU32, 2}, {"SPLICE_F_MORE", kU32, 4},
   };
   return kTable;
 }

@@ -14,7 +14,7 @@ namespace uringc::sema {
 
 enum class RequestKind : uint8_t {
   kNop, kRead, kWrite, kRecv, kSend, kAccept, kConnect, kSocket, kClose, kFsync, kOpenat,
-  kPoll, kSleep, kCancel, kOpenat2
+  kPoll, kSleep, kCancel, kOpenat2, kBind, kListen, kShutdown, kStatx, kSplice
 };
 
 struct RequestParam {
@@ -60,6 +60,8 @@ std::optional<DataAccess> ParseDataAccess(std::string_view suffix);
 /// The most bytes of shared buffers a graph may have: they live in the ring's parameter region,
 /// whose size the verifier must know and whose offsets it tracks up to 2^29.
 inline constexpr uint64_t kMaxSharedBytes = 256ull << 20;
+/// The fewest bytes statx's `into` view may have: a whole struct statx.
+inline constexpr uint32_t kStatxBytes = 256;
 /// The most bytes one byte-string literal may hold.
 inline constexpr uint64_t kMaxLiteralBytes = 4096;
 std::optional<BuiltinFn> FindBuiltinFn(std::string_view name);

@@ -43,6 +43,10 @@ enum RequestOp : uint32_t {
   kSleep,
   kWithin,
   kCancel,
+  kListen,
+  kShutdown,
+  kStatx,
+  kSplice,
 };
 
 struct Operands {
@@ -279,6 +283,72 @@ TEST_F(Requests, OpenatCreatesAFileTheGraphWritesAndCloses) {
   EXPECT_EQ(content, "data!");
   EXPECT_EQ(fcntl(static_cast<int>(fd), F_GETFD), -1) << "fd " << fd << " is still open";
   EXPECT_EQ(fds_after_, fds_before_);
+}
+
+// The graph makes a socket, binds it to an abstract unix address and listens on it; a second
+// socket of its own connects and is accepted (res3 = 1000 + connect's result).
+TEST_F(Requests, BindAndListenMakeASocketThatAccepts) {
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  const std::string name = "uringc-bind-" + std::to_string(getpid());
+  std::memcpy(a.sun_path + 1, name.data(), name.size());
+  const auto len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+  const uint32_t n = Put(0, std::string_view(reinterpret_cast<const char*>(&a), len));
+  if (!RunOp(kListen, {.n = n})) return;
+  EXPECT_EQ(Get("res"), 0);
+  EXPECT_EQ(Get("res2"), 0);
+  EXPECT_EQ(Get("res3"), 1000);
+  EXPECT_EQ(fds_after_, fds_before_);
+}
+
+TEST_F(Requests, ShutdownEndsTheWritingSide) {
+  int sv[2];
+  ASSERT_NO_FATAL_FAILURE(SocketPair(sv));
+  if (!RunOp(kShutdown, {.f = sv[0]})) return;
+  EXPECT_EQ(Get("res"), 0);
+  char c;
+  EXPECT_EQ(recv(sv[1], &c, 1, MSG_DONTWAIT), 0) << "no EOF after shutdown(SHUT_WR)";
+  EXPECT_EQ(send(sv[0], "x", 1, MSG_NOSIGNAL), -1);
+  EXPECT_EQ(errno, EPIPE);
+}
+
+// statx writes a whole struct statx into buf[1]; into a view of 255 bytes it is refused with
+// -EINVAL before it reaches the kernel, and buf[1] keeps what the first one wrote.
+TEST_F(Requests, StatxFillsAStructStatxAndRefusesAShortView) {
+  const std::string dir = TempPath("statx_req");
+  ASSERT_EQ(mkdir(dir.c_str(), 0755), 0) << strerror(errno);
+  const std::string file = dir + "/seven";
+  WriteAll(file, "1234567");
+  const int dir_fd = Track(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  std::memset(Buf(1), 0xee, 4096);
+  const uint32_t n = Put(0, "seven");
+  const bool ran = RunOp(kStatx, {.f = dir_fd, .n = n});
+  unlink(file.c_str());
+  rmdir(dir.c_str());
+  if (!ran) return;
+  EXPECT_EQ(Get("res"), 0);
+  EXPECT_EQ(Get("res2"), -EINVAL);
+  struct statx st;
+  std::memcpy(&st, Buf(1), sizeof(st));
+  EXPECT_EQ(st.stx_mask & (STATX_SIZE | STATX_TYPE), STATX_SIZE | STATX_TYPE);
+  EXPECT_EQ(st.stx_size, 7u);
+  EXPECT_TRUE(S_ISREG(st.stx_mode));
+  EXPECT_EQ(static_cast<unsigned char>(Buf(1)[256]), 0xee) << "statx wrote past its view";
+}
+
+// splice moves n bytes from a pipe into a file at `off`; a pipe has no offset, so the second
+// splice (from offset 0) is -ESPIPE.
+TEST_F(Requests, SpliceMovesBytesFromAPipeIntoAFile) {
+  int p[2];
+  ASSERT_NO_FATAL_FAILURE(Pipe(p));
+  const int fd = Track(memfd_create("uringc_splice", MFD_CLOEXEC));
+  ASSERT_EQ(write(p[1], "spliced!", 8), 8);
+  if (!RunOp(kSplice, {.f = p[0], .g = fd, .off = 2, .n = 8})) return;
+  EXPECT_EQ(Get("res"), 8);
+  EXPECT_EQ(Get("res2"), -ESPIPE);
+  char back[11] = {};
+  ASSERT_EQ(pread(fd, back, 10, 0), 10);
+  EXPECT_EQ(std::string(back, 10), std::string("\0\0spliced!", 10));
 }
 
 TEST_F(Requests, PollSeesData) {
