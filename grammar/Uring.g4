@@ -45,6 +45,7 @@ compound
   | 'loop' block                                                           # loopCompound
   | 'repeat' expr block                                                    # repeatCompound
   | 'for' NAME 'in' lo=expr '..' hi=expr block                             # forCompound
+  | 'for' NAME 'in' call block                                             # forEachCompound
   | 'parallel' NAME 'in' lo=expr '..' hi=expr block                        # parallelCompound
   | 'all' block                                                            # allCompound
   | 'any' '{' sep? (arm (sep arm)* sep?)? '}'                              # anyCompound

@@ -202,7 +202,7 @@ struct BinaryExpr : Expr {
 struct Stmt : Node {
   enum class Kind : uint8_t {
     kDecl, kAssign, kExpr, kIf, kBlock, kWhile, kLoop, kRepeat, kFor, kParallel, kAll, kAny,
-    kTry, kJump
+    kTry, kJump, kForEach
   };
   Stmt(SourceRange r, Kind k) : Node(r), kind(k) {}
   Kind kind;
@@ -284,6 +284,16 @@ struct ForStmt : Stmt {
   std::unique_ptr<Expr> lo, hi;
   std::unique_ptr<Block> body;
   bool has_request = false;  ///< sema
+};
+
+/// `for chunk in recv_each(s, pool) { }`: the body runs once per completion of a multishot
+/// request (docs/language.md, "Streams"). `source` is not resolved as a call: sema checks it.
+struct ForEachStmt : Stmt {
+  static constexpr Kind kKind = Kind::kForEach;
+  ForEachStmt(SourceRange r) : Stmt(r, kKind) {}
+  std::unique_ptr<Binding> var;
+  std::unique_ptr<CallExpr> source;
+  std::unique_ptr<Block> body;
 };
 
 struct ParallelStmt : Stmt {

@@ -114,6 +114,13 @@ class Printer {
         Stmt(d + 1, *x.body);
         break;
       }
+      case ast::Stmt::Kind::kForEach: {
+        auto& x = *s.As<ForEachStmt>();
+        Line(d, "ForEach " + x.var->name + unreachable, x.range);
+        Expr(d + 1, *x.source);
+        Stmt(d + 1, *x.body);
+        break;
+      }
       case ast::Stmt::Kind::kParallel: {
         auto& x = *s.As<ParallelStmt>();
         Line(d, "Parallel " + x.var->name + unreachable, x.range);

@@ -15,7 +15,10 @@ std::string Type::ToString() const {
     case Kind::kBytes:
       return mem == Mem::kShared ? "shared bytes" : mem == Mem::kConst ? "const bytes" : "bytes";
     case Kind::kBuffers:
-      return std::string(mem == Mem::kShared ? "shared " : "") + "buffers[" +
+      return std::string(mem == Mem::kShared     ? "shared "
+                         : mem == Mem::kProvided ? "provided "
+                                                 : "") +
+             "buffers[" +
              std::to_string(count) + "] of " + std::to_string(size);
   }
   return "<error>";

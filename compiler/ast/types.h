@@ -25,6 +25,7 @@ struct Type {
     kHost,    ///< `buffers`, `bytes`: the host's memory; only requests touch the bytes
     kShared,  ///< `shared`: the ring's parameter region; the graph reads and writes the bytes
     kConst,   ///< a byte-string literal (in the region too): read, never written
+    kProvided,  ///< `provided buffers`: in the region, handed out by the kernel (recv_each)
   };
   Kind kind = Kind::kError;
   uint8_t bits = 0;

@@ -83,6 +83,10 @@ void VisitExprs(const Stmt& st, const ExprFn& f, const StmtFn& s) {
       VisitExprs(*st.As<ForStmt>()->hi, f, s);
       VisitExprs(*st.As<ForStmt>()->body, f, s);
       break;
+    case Stmt::Kind::kForEach:
+      for (auto& a : st.As<ForEachStmt>()->source->args) VisitExprs(*a, f, s);
+      VisitExprs(*st.As<ForEachStmt>()->body, f, s);
+      break;
     case Stmt::Kind::kParallel:
       VisitExprs(*st.As<ParallelStmt>()->lo, f, s);
       VisitExprs(*st.As<ParallelStmt>()->hi, f, s);

@@ -65,4 +65,17 @@ void TaskTable::StoreVar(StepBuilder& sb, llvm::Value* index, uint32_t var, llvm
   sb.Store(ScalarType::kU64, Slot(sb, index), 8 + 8 * uint64_t{var}, value, 8);
 }
 
+llvm::Value* TaskTable::LoadVarAt(StepBuilder& sb, llvm::Value* index, llvm::Value* var) {
+  llvm::IRBuilder<>& ir = sb.ir();
+  llvm::Value* off = ir.CreateAdd(ir.CreateShl(var, 3), ir.getInt64(8), "var_off");
+  return sb.Load(ScalarType::kU64, sb.At(Slot(sb, index), off), 0, 8);
+}
+
+void TaskTable::StoreVarAt(StepBuilder& sb, llvm::Value* index, llvm::Value* var,
+                           llvm::Value* value) {
+  llvm::IRBuilder<>& ir = sb.ir();
+  llvm::Value* off = ir.CreateAdd(ir.CreateShl(var, 3), ir.getInt64(8), "var_off");
+  sb.Store(ScalarType::kU64, sb.At(Slot(sb, index), off), 0, value, 8);
+}
+
 }  // namespace uringc

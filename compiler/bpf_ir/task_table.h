@@ -38,6 +38,10 @@ class TaskTable {
   void StoreState(StepBuilder& sb, llvm::Value* index, uint32_t state);
   llvm::Value* LoadVar(StepBuilder& sb, llvm::Value* index, uint32_t var);
   void StoreVar(StepBuilder& sb, llvm::Value* index, uint32_t var, llvm::Value* value);
+  /// The same at a variable word `var` (i64), which the caller keeps below vars() (a constant
+  /// plus a masked value, so the verifier sees the bound).
+  llvm::Value* LoadVarAt(StepBuilder& sb, llvm::Value* index, llvm::Value* var);
+  void StoreVarAt(StepBuilder& sb, llvm::Value* index, llvm::Value* var, llvm::Value* value);
 
  private:
   llvm::Value* Slot(StepBuilder& sb, llvm::Value* index);

@@ -248,6 +248,7 @@ void Builder::StmtInner(const ast::Stmt& s) {
            [&] { Increment(v, s.range); });
       break;
     }
+    case K::kForEach: ForEach(*s.As<ast::ForEachStmt>()); break;
     case K::kParallel: Parallel(*s.As<ast::ParallelStmt>()); break;
     case K::kAll: All(*s.As<ast::AllStmt>()); break;
     case K::kAny: Any(*s.As<ast::AnyStmt>()); break;
@@ -302,6 +303,73 @@ void Builder::Loop(const ast::Stmt& s, const ast::Block& body, const ast::Expr* 
   }
   pending_ = std::move(exits);
   pending_.insert(pending_.end(), ctx.breaks.begin(), ctx.breaks.end());
+}
+
+// A stream scope around a loop: start (arm the multishot recv), then per chunk: release the
+// previous chunk, wait, and on status 1 run the body; 2 (re-armed) waits again, 0 (the peer
+// closed) leaves the loop, a negative status raises its errno. `break`, a raise and the loop's
+// end all close the scope (kDeadlineEnd: cancel the recv, give back the chunks it holds);
+// `continue` goes to the release.
+void Builder::ForEach(const ast::ForEachStmt& s) {
+  const ast::CallExpr& src = *s.source;
+  const ScopeId sc = static_cast<ScopeId>(g_.deadlines.size());
+  Deadline d;
+  d.kind = Deadline::Kind::kStream;
+  d.parent = task_.scopes.empty() ? kNone : task_.scopes.back();
+  d.task = task_.task;
+  d.socket = Value(*src.args[0]);
+  d.pool = params_.at(src.args[1]->As<ast::NameExpr>()->resolved.binding);
+  d.chunk = Declare(*s.var);
+  d.range = src.range;
+  g_.deadlines.push_back(std::move(d));
+  const NodeId start = Emit(Node::Kind::kDeadlineStart, src.range);
+  g_.nodes[start].scope = sc;
+  g_.deadlines[sc].start = start;
+  task_.scopes.push_back(sc);
+
+  const Type i32 = Type::Int(32, true);
+  const VarId status = NewVar("recv_each.status", i32, Var::Kind::kTemp, src.range);
+  auto status_is = [&](BinaryOp op, int64_t v) {
+    Expr c;
+    c.op = Expr::Op::kBinary;
+    c.binary_op = op;
+    c.type = Type::Bool();
+    c.operands = {Expr::Var(i32, status), Expr::Const(i32, static_cast<uint64_t>(v))};
+    return c;
+  };
+  const NodeId head = Emit(Node::Kind::kStreamRelease, s.range);
+  g_.nodes[head].scope = sc;
+  const NodeId wait = Emit(Node::Kind::kStreamWait, src.range);
+  g_.nodes[wait].scope = sc;
+  g_.nodes[wait].var = status;
+  const NodeId got = Emit(Node::Kind::kBranch, src.range);
+  g_.nodes[got].value = status_is(BinaryOp::kEq, 1);
+  task_.loops.push_back({kNone, {}, task_.scopes.size()});
+  Block(*s.body);
+  if (!Dead()) Link(pending_, Latch(s.body->range));
+  LoopCtx ctx = std::move(task_.loops.back());
+  task_.loops.pop_back();
+  if (ctx.latch != kNone) g_.nodes[ctx.latch].next = head;
+
+  pending_ = {{got, true}};
+  const NodeId again = Emit(Node::Kind::kBranch, src.range);
+  g_.nodes[again].value = status_is(BinaryOp::kEq, 2);
+  g_.nodes[again].next = wait;
+  pending_ = {{again, true}};
+  const NodeId eof = Emit(Node::Kind::kBranch, src.range);
+  g_.nodes[eof].value = status_is(BinaryOp::kEq, 0);
+  pending_ = {{eof, true}};
+  Expr err;
+  err.op = Expr::Op::kUnary;
+  err.unary_op = UnaryOp::kNeg;
+  err.type = i32;
+  err.operands = {Expr::Var(i32, status)};
+  RaiseErrno(std::move(err), src.range);
+
+  pending_ = {{eof, false}};
+  pending_.insert(pending_.end(), ctx.breaks.begin(), ctx.breaks.end());
+  task_.scopes.pop_back();
+  g_.nodes[Emit(Node::Kind::kDeadlineEnd, s.range)].scope = sc;
 }
 
 void Builder::JoinAfterFork(NodeId fork, SourceRange range) {

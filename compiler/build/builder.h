@@ -56,6 +56,7 @@ class Builder {
   void StmtInner(const ast::Stmt& s);
   void Loop(const ast::Stmt& s, const ast::Block& body, const ast::Expr* cond,
             const std::function<void()>& init, const std::function<void()>& step);
+  void ForEach(const ast::ForEachStmt& s);
   void Parallel(const ast::ParallelStmt& s);
   void All(const ast::AllStmt& s);
   void Any(const ast::AnyStmt& s);

@@ -18,6 +18,17 @@ inline constexpr const char* kBufferBytesGlobalPrefix = "uringc_buffer_bytes_";
 inline constexpr const char* kSharedOffsetGlobalPrefix = "uringc_shared_off_";
 inline constexpr const char* kSharedBytesGlobalPrefix = "uringc_shared_bytes_";
 
+/// A graph's `provided buffers[N] of SIZE` pool (at most one) lives in the parameter region too,
+/// with a buffer ring of N entries (group 0) beside it: `.rodata __u64 uringc_pbuf_off` (the
+/// buffers' offset), `uringc_pbuf_ring_off` (the ring's, page aligned), `uringc_pbuf_size`
+/// (SIZE) and `__u32 uringc_pbuf_count` (N, a power of two; 0: no pool). The host registers the
+/// ring (IORING_REGISTER_PBUF_RING at its user address) and fills it with the N buffers; the
+/// controller gives buffers back to it as the graph is done with them.
+inline constexpr const char* kPbufOffGlobal = "uringc_pbuf_off";
+inline constexpr const char* kPbufRingOffGlobal = "uringc_pbuf_ring_off";
+inline constexpr const char* kPbufSizeGlobal = "uringc_pbuf_size";
+inline constexpr const char* kPbufCountGlobal = "uringc_pbuf_count";
+
 /// The BTF type of every `fd` parameter: `typedef __s32 uringc_fd`. `uringc run` opens a file
 /// for `--arg NAME=PATH:MODE` only into a global of this type; a plain integer refuses a path.
 inline constexpr const char* kFdTypeName = "uringc_fd";

@@ -187,6 +187,7 @@ void GraphLowerer::EmitExpiry(StepBuilder& b, Here h, llvm::Value* expired) {
   llvm::SwitchInst* sw = ir.CreateSwitch(expired, end);
   for (rgir::ScopeId s : tasks_[h.task].scopes) {
     const rgir::Deadline& d = g_.deadlines[s];
+    if (IsStream(s)) continue;  // never expires
     llvm::BasicBlock* bb = b.NewBlock("expiry");
     sw->addCase(ir.getInt64(s + 1), bb);
     b.SetBlock(bb);

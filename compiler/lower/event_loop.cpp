@@ -104,7 +104,7 @@ ReapResult GraphLowerer::EmitEventLoop(StepBuilder& sb, const RingRegions& regio
   // The in-flight count drops once, by the CQEs taken (several tasks always drain, layout.cpp).
   llvm::Value* new_head = CqHead(sb, cq);
   llvm::Value* taken = ir.CreateSub(new_head, cq.first);
-  DropInflight(sb, taken);
+  DropInflight(sb, ir.CreateSub(taken, TakeMoreCqes(sb)));
   return ReapResult{new_head, taken, cq.tail_ptr};
 }
 

@@ -38,6 +38,16 @@ inline constexpr uint32_t kWordDrain = 9;    ///< cancelled requests in flight i
                                              ///< Last: graphs that cannot cancel leave it out.
 inline constexpr uint32_t kControlWords = 10;
 
+// The words of a stream scope (rgir::Deadline::Kind::kStream), from its ScopeWord (streams.cpp).
+inline constexpr uint32_t kStreamSeq = 0;      ///< sequence number of its armed recv (0: none)
+inline constexpr uint32_t kStreamHead = 1;     ///< entries taken
+inline constexpr uint32_t kStreamTail = 2;     ///< entries queued
+inline constexpr uint32_t kStreamEnded = 3;    ///< 1 << 32 | res of its last CQE, until taken
+inline constexpr uint32_t kStreamWaiting = 4;  ///< 1 while the slot waits in kStreamWait
+inline constexpr uint32_t kStreamHeld = 5;     ///< buffer id + 1 of the chunk the loop holds
+inline constexpr uint32_t kStreamSocket = 6;   ///< the socket
+inline constexpr uint32_t kStreamQueue = 7;    ///< then one word per pool buffer: bid << 32 | len
+
 /// Starting and cancelling a child task's instances: the verifier walks a loop with a constant
 /// bound once per instance, and the loop once per walk of the event loop (one per iteration
 /// while counted, at most kMostCountedIterations: EmitStepLoop), so a child task is started and
@@ -122,6 +132,8 @@ class GraphLowerer {
   /// `running`: Running(), read by the caller (once before the reap loop, which cannot end the
   /// graph; per CQE in the event loop, whose runs can).
   void EmitReapHandler(StepBuilder& b, const Cqe& cqe, llvm::Value* running);
+  /// The CQE to its slot (EmitReapSlot) when its user_data names one and the graph runs.
+  void EmitReapDispatch(StepBuilder& b, const Cqe& cqe, llvm::Value* running);
   /// The in-flight count drops by `count` (i32) CQEs reaped, never below 0.
   void DropInflight(StepBuilder& b, llvm::Value* count);
   /// A CQE for slot (t, idx) with sequence number `seq` (i64): the awaited result or a deadline.
@@ -293,6 +305,33 @@ class GraphLowerer {
                     const std::function<void(StepBuilder&, llvm::Value*, llvm::Value*)>& body);
   void EmitWriteLiterals(StepBuilder& b);
   void EmitDeadlineStart(StepBuilder& b, Here h, const rgir::Node& n);
+
+  // ----- streams.cpp -----
+  void EmitStreamStart(StepBuilder& b, Here h, const rgir::Node& n);
+  /// kStreamWait's await: runnable again at once when an entry waits, else marked waiting.
+  void EmitStreamWait(StepBuilder& b, Here h, const rgir::Node& n);
+  /// After kStreamWait: the next entry into the chunk variable, and the status (rgir.h).
+  void EmitStreamTake(StepBuilder& b, Here h, const rgir::Node& n);
+  void EmitStreamRelease(StepBuilder& b, Here h, rgir::ScopeId s, llvm::Value* idx);
+  /// Leaving the loop: cancels the recv, gives back the chunk held and those queued.
+  void EmitStreamEnd(StepBuilder& b, Here h, rgir::ScopeId s, llvm::Value* idx);
+  /// A CQE of stream s of slot (task, idx): queued, and the slot woken if it waits.
+  void EmitStreamCqe(StepBuilder& b, rgir::TaskId task, llvm::Value* idx, rgir::ScopeId s,
+                     const Cqe& cqe);
+  void ArmStream(StepBuilder& b, Here h, rgir::ScopeId s);
+  /// Buffer `bid` (any integer) back into the pool's buffer ring.
+  void GiveBack(StepBuilder& b, llvm::Value* bid);
+  /// The slot word (i64) of the queue entry at position `pos`.
+  llvm::Value* StreamEntryWord(StepBuilder& b, rgir::ScopeId s, llvm::Value* pos);
+  /// Around each CQE's dispatch (with a pool): counts IORING_CQE_F_MORE CQEs, and gives back a
+  /// buffer no stream kept.
+  void BeginCqeBuffer(StepBuilder& b, const Cqe& cqe);
+  void EndCqeBuffer(StepBuilder& b, const Cqe& cqe);
+  /// The F_MORE CQEs counted since the last call (i32), which leave their request in flight.
+  llvm::Value* TakeMoreCqes(StepBuilder& b);
+  bool IsStream(rgir::ScopeId s) const {
+    return g_.deadlines[s].kind == rgir::Deadline::Kind::kStream;
+  }
   void EmitDeadlineEnd(StepBuilder& b, Here h, rgir::ScopeId s, llvm::Value* idx);
 
   const rgir::Graph& g_;
@@ -352,6 +391,8 @@ class GraphLowerer {
   llvm::GlobalVariable* fork_end_ = nullptr;    ///< u32: fork node + 1 a child ended (0: none)
   llvm::GlobalVariable* fork_end_slot_ = nullptr;  ///< u64: that fork's slot in its task
   llvm::GlobalVariable* steps_ = nullptr;
+  llvm::GlobalVariable* more_cqes_ = nullptr;  ///< u32: F_MORE CQEs reaped this step (streams)
+  llvm::AllocaInst* buffer_kept_ = nullptr;    ///< i1: a stream queued this CQE's buffer
 
   /// One task (no fork): no ready queue; slot 0 at a constant address (ready.cpp).
   bool single_ = false;

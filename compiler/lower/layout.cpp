@@ -48,6 +48,7 @@ bool GraphLowerer::PlanLayout() {
     TaskInfo& ti = tasks_[g_.deadlines[s].task];
     ti.scopes.push_back(s);
     scope_word_[s] = ti.words++;
+    if (IsStream(s)) ti.words += kStreamQueue - 1 + g_.params[g_.deadlines[s].pool].type.count;
   }
 
   // Resume points and back edges, per task, by an iterative depth-first search from the entry
@@ -91,6 +92,7 @@ bool GraphLowerer::PlanLayout() {
     dfs(g_.tasks[t].entry);
   }
   for (const rgir::Deadline& d : g_.deadlines) {
+    if (d.kind == rgir::Deadline::Kind::kStream) continue;
     add_start(d.on_expire);
     dfs(d.on_expire);
   }
@@ -103,7 +105,7 @@ bool GraphLowerer::PlanLayout() {
   for (rgir::NodeId n = 0; n < nn; ++n) {
     const rgir::Node& node = g_.nodes[n];
     if (node.kind == rgir::Node::Kind::kRequest || node.kind == rgir::Node::Kind::kJoin ||
-        node.kind == rgir::Node::Kind::kRace) {
+        node.kind == rgir::Node::Kind::kRace || node.kind == rgir::Node::Kind::kStreamWait) {
       after_state_[n] = next_state++;
     }
   }
@@ -136,6 +138,7 @@ bool GraphLowerer::Continues(rgir::NodeId n) const {
     case rgir::Node::Kind::kBranch:
     case rgir::Node::Kind::kDeadlineStart:
     case rgir::Node::Kind::kDeadlineEnd:
+    case rgir::Node::Kind::kStreamRelease:
       return true;
     case rgir::Node::Kind::kRaise:
       return g_.nodes[n].var != rgir::kNone;  // `else e =>` binds the errno and goes on
@@ -209,8 +212,20 @@ void GraphLowerer::DeclareGlobals() {
   // timespec slots (`Timespec` picks slot `pending % kTimespecSlots`); 0: no limit.
   m_.AddRodata("uringc_sq_max", ScalarType::kU32, needs_mem_ ? kTimespecSlots : 0, at);
   m_.AddRodata(kSubmitAllGlobal, ScalarType::kU32, 1, at);  // one submit call per batch
+  if (mem_layout_.pool != rgir::kNone) {
+    const rgir::Param& p = g_.params[mem_layout_.pool];
+    m_.AddRodata(kPbufOffGlobal, ScalarType::kU64, mem_layout_.pool_at, p.range);
+    m_.AddRodata(kPbufRingOffGlobal, ScalarType::kU64, mem_layout_.ring_at, p.range);
+    m_.AddRodata(kPbufSizeGlobal, ScalarType::kU64, p.type.size, p.range);
+    m_.AddRodata(kPbufCountGlobal, ScalarType::kU32, p.type.count, p.range);
+    more_cqes_ = m_.AddBss("uringc_" + g_.name + "_more_cqes", ScalarType::kU32, at);
+  }
   for (rgir::ParamId id = 0; id < g_.params.size(); ++id) {
     const rgir::Param& p = g_.params[id];
+    if (p.type.kind == Type::Kind::kBuffers && p.type.mem == Type::Mem::kProvided) {
+      params_.push_back(nullptr);  // in the region, described by the uringc_pbuf_* globals
+      continue;
+    }
     if (p.type.kind == Type::Kind::kBuffers && p.type.mem == Type::Mem::kShared) {
       // In the region: nothing for the host to set; where it is, for the host to find it.
       params_.push_back(nullptr);

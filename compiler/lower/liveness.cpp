@@ -25,7 +25,10 @@ std::vector<rgir::VarId> GraphLowerer::UsesOf(const rgir::Node& n) const {
   if (n.value) CollectVars(*n.value, out);
   for (const rgir::Expr& a : n.args) CollectVars(a, out);
   if (n.timeout) CollectVars(*n.timeout, out);
-  if (n.kind == rgir::Node::Kind::kDeadlineStart) CollectVars(g_.deadlines[n.scope].duration, out);
+  if (n.kind == rgir::Node::Kind::kDeadlineStart) {
+    CollectVars(g_.deadlines[n.scope].duration, out);
+    CollectVars(g_.deadlines[n.scope].socket, out);
+  }
   return out;
 }
 
@@ -93,9 +96,13 @@ void GraphLowerer::PlanRegisterVars() {
     // A request's result is stored first thing after it; a join's or race's error variable only
     // on the failure path, so it keeps its (zeroed) slot word.
     const rgir::Node& node = g_.nodes[n];
-    const bool defines = node.kind == rgir::Node::Kind::kRequest;
+    const bool defines = node.kind == rgir::Node::Kind::kRequest ||
+                         node.kind == rgir::Node::Kind::kStreamWait;
+    const rgir::VarId chunk = node.kind == rgir::Node::Kind::kStreamWait
+                                  ? g_.deadlines[node.scope].chunk
+                                  : rgir::kNone;
     for (rgir::VarId v : live_out[n]) {
-      if (!defines || v != node.var) in_register_[v] = false;
+      if (!defines || (v != node.var && v != chunk)) in_register_[v] = false;
     }
   }
 }

@@ -62,6 +62,9 @@ struct MemLayout {
   uint32_t how_at = 0;  ///< openat2: kPathSlots `struct open_how` slots of 32 bytes (0: none)
   std::vector<uint32_t> literal_at;  ///< by rgir literal index
   std::vector<uint32_t> shared_at;   ///< by ParamId: shared buffers' offset (others 0)
+  rgir::ParamId pool = rgir::kNone;  ///< the `provided buffers` parameter, if any
+  uint32_t pool_at = 0;              ///< its buffers (page aligned)
+  uint32_t ring_at = 0;              ///< its buffer ring: count entries of 16 bytes (page aligned)
 };
 inline constexpr uint32_t kSharedBufferAlign = 4096;
 inline constexpr uint32_t kHowSlotSize = 32;  ///< struct open_how is 24 bytes

@@ -291,6 +291,7 @@ void GraphLowerer::EmitDeadlineStart(StepBuilder& b, Here h, const rgir::Node& n
 }
 
 void GraphLowerer::EmitDeadlineEnd(StepBuilder& b, Here h, rgir::ScopeId s, llvm::Value* idx) {
+  if (IsStream(s)) return EmitStreamEnd(b, h, s, idx);
   llvm::IRBuilder<>& ir = b.ir();
   TaskTable& t = Table(h.task);
   llvm::Value* armed = t.LoadVar(b, idx, ScopeWord(s));
@@ -328,12 +329,20 @@ MemLayout GraphMemLayout(const rgir::Graph& g) {
     at += (lit.size() + 7) / 8 * 8;
   }
   m.shared_at.assign(g.params.size(), 0);
+  auto page = [](uint64_t a) { return (a + kSharedBufferAlign - 1) / kSharedBufferAlign * kSharedBufferAlign; };
   for (rgir::ParamId p = 0; p < g.params.size(); ++p) {
     const Type& t = g.params[p].type;
-    if (t.kind != Type::Kind::kBuffers || t.mem != Type::Mem::kShared) continue;
-    at = (at + kSharedBufferAlign - 1) / kSharedBufferAlign * kSharedBufferAlign;
+    if (t.kind != Type::Kind::kBuffers || t.mem == Type::Mem::kHost) continue;
+    at = page(at);
     m.shared_at[p] = static_cast<uint32_t>(at);
     at += uint64_t{t.count} * t.size;
+    if (t.mem == Type::Mem::kProvided) {
+      m.pool = p;
+      m.pool_at = m.shared_at[p];
+      at = page(at);
+      m.ring_at = static_cast<uint32_t>(at);
+      at += uint64_t{t.count} * 16;
+    }
   }
   m.size = static_cast<uint32_t>(at);  // sema keeps shared buffers under kMaxSharedBytes
   return m;

@@ -117,6 +117,12 @@ void GraphLowerer::EndGraph(StepBuilder& b, bool failed, llvm::Value* neg_errno)
 }
 
 void GraphLowerer::EmitReapHandler(StepBuilder& b, const Cqe& cqe, llvm::Value* running) {
+  BeginCqeBuffer(b, cqe);
+  EmitReapDispatch(b, cqe, running);
+  EndCqeBuffer(b, cqe);
+}
+
+void GraphLowerer::EmitReapDispatch(StepBuilder& b, const Cqe& cqe, llvm::Value* running) {
   llvm::IRBuilder<>& ir = b.ir();
   llvm::Value* seq = ir.CreateAnd(cqe.user_data, ir.getInt64(0xffffffffu), "cqe_seq");
   llvm::Value* mine = ir.CreateAnd(running, ir.CreateICmpNE(seq, ir.getInt64(0)));
@@ -157,6 +163,12 @@ void GraphLowerer::EmitReapSlot(StepBuilder& b, rgir::TaskId t, llvm::Value* idx
     llvm::BasicBlock* other = b.NewBlock("reap.next");
     ir.CreateCondBr(ir.CreateICmpEQ(table.LoadVar(b, idx, ScopeWord(s)), seq), fired, other);
     b.SetBlock(fired);
+    if (IsStream(s)) {
+      EmitStreamCqe(b, t, idx, s, cqe);
+      ir.CreateBr(end);
+      b.SetBlock(other);
+      continue;
+    }
     table.StoreVar(b, idx, ScopeWord(s), ir.getInt64(0));
     table.StoreVar(b, idx, kWordExpired, ir.getInt64(s + 1));
     Enqueue(b, t, idx);
@@ -193,6 +205,12 @@ void GraphLowerer::EmitStep() {
   queue_ =
       std::make_unique<SubmitQueue>(sb, regions, rc_, /*mid_step_flush=*/needs_paths_ || wide_);
 
+  if (mem_layout_.pool != rgir::kNone) {
+    llvm::Function* f = ir.GetInsertBlock()->getParent();
+    llvm::IRBuilder<> entry(&f->getEntryBlock(), f->getEntryBlock().begin());
+    entry.SetCurrentDebugLocation(ir.getCurrentDebugLocation());
+    buffer_kept_ = entry.CreateAlloca(entry.getInt1Ty(), nullptr, "cqe.buffer_kept");
+  }
   EmitStartGraph(sb);
   ReapResult reaped = single_ ? EmitReapThenRun(sb, regions) : EmitEventLoop(sb, regions);
   sb.SetLocation(g_.range);
@@ -206,7 +224,7 @@ ReapResult GraphLowerer::EmitReapThenRun(StepBuilder& sb, const RingRegions& reg
   ReapResult reaped =
       EmitReapLoop(sb, regions, rc_, reap_budget_,
                    [&](StepBuilder& b, const Cqe& c) { EmitReapHandler(b, c, running); });
-  if (drain_) DropInflight(sb, reaped.count);
+  if (drain_) DropInflight(sb, sb.ir().CreateSub(reaped.count, TakeMoreCqes(sb)));
 
   EmitStepLoop(
       sb, run_budget_,

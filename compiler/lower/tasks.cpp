@@ -150,6 +150,9 @@ void GraphLowerer::EmitSegment(StepBuilder& b, Here h, NodeId start, bool after_
     ir.CreateBr(block_for(start));
   } else if (first.kind == Node::Kind::kRequest) {
     EmitRequestDone(b, h, start, edge);
+  } else if (first.kind == Node::Kind::kStreamWait) {
+    EmitStreamTake(b, h, first);
+    ir.CreateBr(edge(start, first.next));
   } else if (first.kind == Node::Kind::kJoin) {
     child_failed(Table(h.task).LoadVar(b, h.idx, kWordChild));
     ir.CreateBr(edge(start, first.next));
@@ -216,7 +219,20 @@ void GraphLowerer::EmitNode(StepBuilder& b, Here h, NodeId id, llvm::BasicBlock*
       ir.CreateBr(done);
       return;
     case Node::Kind::kDeadlineStart:
-      EmitDeadlineStart(b, h, n);
+      if (IsStream(n.scope)) {
+        EmitStreamStart(b, h, n);
+      } else {
+        EmitDeadlineStart(b, h, n);
+      }
+      ir.CreateBr(edge(id, n.next));
+      return;
+    case Node::Kind::kStreamWait:
+      EmitStreamWait(b, h, n);
+      Table(h.task).StoreState(b, h.idx, AfterState(id));
+      ir.CreateBr(done);
+      return;
+    case Node::Kind::kStreamRelease:
+      EmitStreamRelease(b, h, n.scope, h.idx);
       ir.CreateBr(edge(id, n.next));
       return;
     case Node::Kind::kDeadlineEnd:

@@ -208,6 +208,14 @@ class Builder {
       s->body = BuildBlock(c->block());
       return s;
     }
+    if (auto* c = dynamic_cast<P::ForEachCompoundContext*>(ctx)) {
+      auto s = std::make_unique<ForEachStmt>(Range(c));
+      s->var = std::make_unique<Binding>(Range(c->NAME()), Binding::Kind::kLoopVar,
+                                         Text(c->NAME()));
+      s->source = BuildCall(c->call());
+      s->body = BuildBlock(c->block());
+      return s;
+    }
     if (auto* c = dynamic_cast<P::ParallelCompoundContext*>(ctx)) {
       auto s = std::make_unique<ParallelStmt>(Range(c));
       s->var = std::make_unique<Binding>(Range(c->NAME()), Binding::Kind::kTaskVar,

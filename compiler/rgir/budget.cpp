@@ -39,7 +39,9 @@ CodeEstimate EstimateCode(const Graph& g) {
     switch (n.kind) {
       case Node::Kind::kRequest: cost = kPerRequest + (n.timeout ? kPerLinkTimeout : 0); break;
       case Node::Kind::kDeadlineStart:
-      case Node::Kind::kDeadlineEnd: cost = kPerDeadlineNode; break;
+      case Node::Kind::kDeadlineEnd:
+      case Node::Kind::kStreamWait:
+      case Node::Kind::kStreamRelease: cost = kPerDeadlineNode; break;
       case Node::Kind::kFork:
         cost = Mul(kPerForkChild, n.tasks.size());
         for (TaskId c : n.tasks) {

@@ -39,9 +39,17 @@ std::string Label(const Graph& g, const Node& n) {
     case Node::Kind::kFork: return "fork";
     case Node::Kind::kJoin: return "join";
     case Node::Kind::kRace: return "race (first wins)";
-    case Node::Kind::kDeadlineStart:
-      return "deadline " + PrintExpr(g, g.deadlines[n.scope].duration);
-    case Node::Kind::kDeadlineEnd: return "deadline end";
+    case Node::Kind::kDeadlineStart: {
+      const Deadline& d = g.deadlines[n.scope];
+      if (d.kind == Deadline::Kind::kStream) {
+        return "recv_each(" + PrintExpr(g, d.socket) + ", " + g.params[d.pool].name + ")";
+      }
+      return "deadline " + PrintExpr(g, d.duration);
+    }
+    case Node::Kind::kDeadlineEnd:
+      return g.deadlines[n.scope].kind == Deadline::Kind::kStream ? "stream end" : "deadline end";
+    case Node::Kind::kStreamWait: return g.vars[g.deadlines[n.scope].chunk].name + " = next chunk";
+    case Node::Kind::kStreamRelease: return "release chunk";
     case Node::Kind::kRaise: return "raise " + PrintExpr(g, *n.value);
     case Node::Kind::kStop: return "stop";
   }
@@ -60,7 +68,10 @@ std::string Shape(const Node& n) {
     case Node::Kind::kJoin:
     case Node::Kind::kRace: return "shape=box,style=filled,fillcolor=black,fontcolor=white";
     case Node::Kind::kDeadlineStart:
-    case Node::Kind::kDeadlineEnd: return "shape=box,style=dashed";
+    case Node::Kind::kDeadlineEnd:
+    case Node::Kind::kStreamRelease: return "shape=box,style=dashed";
+    case Node::Kind::kStreamWait:
+      return "shape=box,style=\"rounded,filled\",fillcolor=lightyellow";
     case Node::Kind::kRaise: return "shape=octagon,color=red";
     case Node::Kind::kStop: return "shape=doubleoctagon";
   }
@@ -98,6 +109,7 @@ void Graph1(const Graph& g, size_t gi, std::string& out) {
     out += ";\n";
   }
   for (const Deadline& d : g.deadlines) {
+    if (d.kind == Deadline::Kind::kStream) continue;
     out += "  " + p + std::to_string(d.start) + " -> " + p + std::to_string(d.on_expire) +
            " [style=dashed,color=red,label=\"expired\"];\n";
   }

@@ -25,6 +25,8 @@ const char* KindName(Node::Kind k) {
     case Node::Kind::kDeadlineEnd: return "deadline.end";
     case Node::Kind::kRaise: return "raise";
     case Node::Kind::kStop: return "stop";
+    case Node::Kind::kStreamWait: return "stream.wait";
+    case Node::Kind::kStreamRelease: return "stream.release";
   }
   return "?";
 }
@@ -124,6 +126,13 @@ std::string Print(const Graph& g) {
   }
   for (size_t i = 0; i < g.deadlines.size(); ++i) {
     const Deadline& d = g.deadlines[i];
+    if (d.kind == Deadline::Kind::kStream) {
+      out += "  stream d" + std::to_string(i) + " " + Id('t', d.task) + " recv_each(" +
+             PrintExpr(g, d.socket) + ", " + g.params[d.pool].name + ") chunk " +
+             g.vars[d.chunk].name + "#" + std::to_string(d.chunk) + " start " + Id('n', d.start) +
+             (d.parent != kNone ? " in " + Id('d', d.parent) : "") + "\n";
+      continue;
+    }
     out += "  deadline d" + std::to_string(i) + " " + Id('t', d.task) + " after " +
            PrintExpr(g, d.duration) + " start " + Id('n', d.start) + " expire " +
            Id('n', d.on_expire) + (d.parent != kNone ? " in " + Id('d', d.parent) : "") + "\n";
@@ -164,7 +173,12 @@ std::string Print(const Graph& g) {
         if (n.var != kNone) line += " errno " + g.vars[n.var].name + "#" + std::to_string(n.var);
         break;
       case Node::Kind::kDeadlineStart:
-      case Node::Kind::kDeadlineEnd: line += " " + Id('d', n.scope); break;
+      case Node::Kind::kDeadlineEnd:
+      case Node::Kind::kStreamRelease: line += " " + Id('d', n.scope); break;
+      case Node::Kind::kStreamWait:
+        line += " " + Id('d', n.scope) + " status " + g.vars[n.var].name + "#" +
+                std::to_string(n.var);
+        break;
       case Node::Kind::kRaise:
         line += " " + PrintExpr(g, *n.value);
         if (n.var != kNone) line += " into " + g.vars[n.var].name + "#" + std::to_string(n.var);

@@ -8,7 +8,8 @@
 //  - Each task is a control-flow graph of NODES. Control starts at the task's `entry` and follows
 //    `next` (and `alt` where a node has two successors). User `fn` calls are inlined, so a task
 //    never calls anything; loops are back edges to a kNop or kBranch node.
-//  - AWAIT POINTS are kRequest, kJoin and kRace (and the implicit wait of a kDeadlineStart scope).
+//  - AWAIT POINTS are kRequest, kJoin, kRace and kStreamWait (and the implicit wait of a
+//    kDeadlineStart scope).
 //    At an await the task's state is saved; the controller continues it when the awaited CQE(s)
 //    arrive. All other nodes run to completion inside one `loop_step`.
 //  - VARIABLES (Var) hold integers, fds, durations, bools or `bytes` views. A variable belongs to
@@ -134,13 +135,21 @@ struct Task {
   SourceRange range;
 };
 
-/// A block deadline (`{ ... } within D else ACTION`).
+/// A scope of a task that holds something in flight while its nodes run: a block deadline
+/// (`{ ... } within D else ACTION`), or a stream (`for chunk in recv_each(s, pool) { ... }`, a
+/// multishot recv whose completions queue in the slot until the loop takes them). Both are
+/// opened by kDeadlineStart and closed by kDeadlineEnd on every way out (break, raise, return).
 struct Deadline {
-  ScopeId parent = kNone;  ///< enclosing deadline scope in the same task
+  enum class Kind : uint8_t { kDeadline, kStream };
+  Kind kind = Kind::kDeadline;
+  ScopeId parent = kNone;  ///< enclosing scope in the same task
   TaskId task = 0;
-  Expr duration;           ///< nanoseconds
+  Expr duration;           ///< kDeadline: nanoseconds
   NodeId start = kNone;    ///< kDeadlineStart
-  NodeId on_expire = kNone;  ///< first node run after the scope's requests were cancelled
+  NodeId on_expire = kNone;  ///< kDeadline: first node run after the scope's requests were cancelled
+  Expr socket;             ///< kStream: the socket it receives from
+  ParamId pool = kNone;    ///< kStream: the `provided buffers` parameter
+  VarId chunk = kNone;     ///< kStream: the loop variable (a shared view of the chunk)
   SourceRange range;
 };
 
@@ -160,6 +169,9 @@ struct Node {
     kDeadlineEnd,    ///< disarm deadline `scope` (IORING_OP_TIMEOUT_REMOVE) -> next
     kRaise,          ///< errno = value (positive); handler: var = errno -> next; else fail task
     kStop,           ///< end the whole graph successfully (cancel everything in flight)
+    kStreamWait,     ///< await the next completion of stream `scope`: var (i32) = 1 and the
+                     ///< chunk var set; 0 at end of stream; 2 when re-armed; -errno -> next
+    kStreamRelease,  ///< give the chunk of stream `scope` back to its pool (if one is held) -> next
   };
   Kind kind = Kind::kNop;
   TaskId task = 0;

@@ -260,6 +260,12 @@ class BoundsChecker {
         WalkStmt(*x.body);
         break;
       }
+      case ast::Stmt::Kind::kForEach: {
+        auto& x = *s.As<ForEachStmt>();
+        for (auto& a : x.source->args) CheckExpr(*a);
+        WalkStmt(*x.body);
+        break;
+      }
       case ast::Stmt::Kind::kParallel: {
         auto& x = *s.As<ParallelStmt>();
         RangeVar(*x.var, *x.lo, *x.hi);

@@ -28,12 +28,17 @@ class Calls {
         if (!f) continue;
         order_.push_back(f);
         FnInfo& info = info_[f];
-        VisitExprs(*f->body, [&](const Expr& e) {
-          auto* c = e.As<CallExpr>();
-          if (!c) return;
-          if (c->resolved.kind == Resolution::Kind::kRequest) info.direct_request = true;
-          if (c->resolved.kind == Resolution::Kind::kFn) info.calls.push_back(c);
-        });
+        VisitExprs(
+            *f->body,
+            [&](const Expr& e) {
+              auto* c = e.As<CallExpr>();
+              if (!c) return;
+              if (c->resolved.kind == Resolution::Kind::kRequest) info.direct_request = true;
+              if (c->resolved.kind == Resolution::Kind::kFn) info.calls.push_back(c);
+            },
+            [&](const Stmt& s) {
+              if (s.kind == Stmt::Kind::kForEach) info.direct_request = true;
+            });
       }
     }
     for (FnDecl* f : order_) Visit(f);

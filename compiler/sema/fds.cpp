@@ -150,6 +150,10 @@ class Fds {
       case Stmt::Kind::kRepeat: Loop(*s.As<RepeatStmt>()->body, s.As<RepeatStmt>()->count.get(), open, depth); break;
       case Stmt::Kind::kFor: Loop(*s.As<ForStmt>()->body, s.As<ForStmt>()->hi.get(), open, depth); break;
       case Stmt::Kind::kLoop: Loop(*s.As<LoopStmt>()->body, nullptr, open, depth); break;
+      case Stmt::Kind::kForEach:
+        for (auto& a : s.As<ForEachStmt>()->source->args) Exprs(a.get(), open, depth);
+        Loop(*s.As<ForEachStmt>()->body, nullptr, open, depth);
+        break;
       case Stmt::Kind::kParallel: {
         Open t = open;
         Walk(*s.As<ParallelStmt>()->body, t, depth + 1);

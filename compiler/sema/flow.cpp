@@ -45,6 +45,7 @@ bool HasBreak(const Stmt& s) {
     case Stmt::Kind::kJump: return s.As<JumpStmt>()->jump == JumpStmt::Jump::kBreak;
     case Stmt::Kind::kWhile: case Stmt::Kind::kLoop: case Stmt::Kind::kRepeat:
     case Stmt::Kind::kFor: case Stmt::Kind::kParallel: case Stmt::Kind::kAll:
+    case Stmt::Kind::kForEach:
       return false;
     case Stmt::Kind::kBlock:
       for (auto& c : s.As<Block>()->stmts)
@@ -176,6 +177,13 @@ class Flow {
         auto& x = *s.As<ForStmt>();
         Uses(x.lo.get(), un);
         Uses(x.hi.get(), un);
+        Set t = un;
+        Walk(*x.body, t);
+        return true;
+      }
+      case Stmt::Kind::kForEach: {
+        auto& x = *s.As<ForEachStmt>();
+        for (auto& a : x.source->args) Uses(a.get(), un);
         Set t = un;
         Walk(*x.body, t);
         return true;

@@ -26,9 +26,9 @@ bool ExprAwaits(const Expr& e) {
 
 bool StmtContainsAwait(const Stmt& s) {
   bool awaits = false;
-  VisitExprs(s, [&](const Expr& x) {
-    if (!awaits) awaits = ExprAwaits(x);
-  });
+  VisitExprs(
+      s, [&](const Expr& x) { awaits = awaits || ExprAwaits(x); },
+      [&](const Stmt& st) { awaits = awaits || st.kind == Stmt::Kind::kForEach; });
   return awaits;
 }
 
@@ -98,6 +98,7 @@ class Loops {
       case Stmt::Kind::kWhile: out = expr(s.As<WhileStmt>()->cond.get()); break;
       case Stmt::Kind::kRepeat: out = expr(s.As<RepeatStmt>()->count.get()); break;
       case Stmt::Kind::kFor: out = expr(s.As<ForStmt>()->lo.get()); break;
+      case Stmt::Kind::kForEach: out = true; break;  // it awaits its first completion
       case Stmt::Kind::kLoop:
         // An inner loop may run zero times: only its own checks apply.
         break;

@@ -62,6 +62,8 @@ std::optional<DataAccess> ParseDataAccess(std::string_view suffix);
 inline constexpr uint64_t kMaxSharedBytes = 256ull << 20;
 /// The fewest bytes statx's `into` view may have: a whole struct statx.
 inline constexpr uint32_t kStatxBytes = 256;
+/// The most buffers of a `provided` pool: the entries of one io_uring buffer ring.
+inline constexpr uint64_t kMaxProvidedBuffers = 32768;
 /// The most bytes one byte-string literal may hold.
 inline constexpr uint64_t kMaxLiteralBytes = 4096;
 std::optional<BuiltinFn> FindBuiltinFn(std::string_view name);

@@ -77,15 +77,17 @@ class Resolver {
   }
 
   void ResolveType(TypeRef& t) {
-    const bool qualified_ok = t.qualifier.empty() || t.qualifier == "shared";
+    const bool qualified_ok = t.qualifier.empty() || t.qualifier == "shared" ||
+                              (t.qualifier == "provided" && t.name.empty());
     if (!qualified_ok || (!t.qualifier.empty() && !t.name.empty() && t.name != "bytes")) {
       diags_.Error(DiagKind::kNotAType, t.qualifier_range,
                    "`" + t.qualifier + " " + (t.name.empty() ? "buffers" : t.name) +
                        "` is not a type")
           .notes.push_back({t.qualifier_range,
-                            "the one qualifier is `shared`, on `buffers[N] of SIZE` (graph "
+                            "the qualifiers are `shared`, on `buffers[N] of SIZE` (graph "
                             "parameters in the ring's parameter region) and on `bytes` (a view "
-                            "into them)"});
+                            "into them), and `provided`, on `buffers[N] of SIZE` (a pool the "
+                            "kernel picks from, for `recv_each`)"});
       return;
     }
     if (t.name.empty()) {  // buffers[count] of size: checked in the types pass
@@ -211,6 +213,22 @@ class Resolver {
         auto& x = *s.As<ForStmt>();
         ResolveExpr(*x.lo);
         ResolveExpr(*x.hi);
+        Push();
+        Declare(*x.var);
+        InLoop(*x.body);
+        Pop();
+        break;
+      }
+      case Stmt::Kind::kForEach: {
+        auto& x = *s.As<ForEachStmt>();
+        if (x.source->callee != "recv_each") {
+          diags_.Error(DiagKind::kUndefinedName, x.source->callee_range,
+                       "`" + x.source->callee + "` is not a stream")
+              .notes.push_back({x.source->callee_range,
+                                "a `for` loop takes a range `a..b` or the stream "
+                                "`recv_each(socket, pool)`"});
+        }
+        for (auto& a : x.source->args) ResolveExpr(*a);
         Push();
         Declare(*x.var);
         InLoop(*x.body);

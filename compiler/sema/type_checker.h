@@ -40,6 +40,7 @@ class Checker {
   void CheckBlock(Block& b);
   void CheckWithin(Within* w);
   void CheckStmt(Stmt& s);
+  void CheckForEach(ForEachStmt& x);
   Type CheckRange(Expr& lo, Expr& hi, const char* what);
   void CheckCondition(Expr& e);
   void CheckDecl(DeclStmt& d);

@@ -53,8 +53,18 @@ Type Checker::ResolveTypeRef(TypeRef& t, bool allow_buffers, const char* where) 
     return Type::Error();
   }
   t.resolved = Type::Buffers(static_cast<uint32_t>(count), size,
-                             t.qualifier.empty() ? Type::Mem::kHost : Type::Mem::kShared);
-  if (t.resolved.mem == Type::Mem::kShared && count * size > kMaxSharedBytes) {
+                             t.qualifier.empty()          ? Type::Mem::kHost
+                             : t.qualifier == "provided" ? Type::Mem::kProvided
+                                                          : Type::Mem::kShared);
+  if (t.resolved.mem == Type::Mem::kProvided &&
+      (count > kMaxProvidedBuffers || (count & (count - 1)) != 0 || size > UINT32_MAX)) {
+    diags_.Error(DiagKind::kBadBuffers, t.range,
+                 "a provided pool is a power of two of buffers, at most " +
+                     std::to_string(kMaxProvidedBuffers) +
+                     " (the kernel's buffer ring), not " + std::to_string(count));
+    return Type::Error();
+  }
+  if (t.resolved.mem != Type::Mem::kHost && count * size > kMaxSharedBytes) {
     diags_.Error(DiagKind::kBadBuffers, t.range,
                  "shared buffers live in the ring's parameter region, which holds at most " +
                      std::to_string(kMaxSharedBytes >> 20) + " MiB; these are " +
@@ -101,6 +111,7 @@ void Checker::CheckFnSignature(FnDecl& f) {
 
 void Checker::CheckGraphSignature(GraphDecl& g) {
   uint64_t shared = 0;
+  int provided = 0;
   for (size_t i = 0; i < g.params.size(); ++i) {
     Type t = ResolveTypeRef(*g.param_types[i], true, "");
     if (t.kind == Type::Kind::kBytes) {
@@ -109,7 +120,12 @@ void Checker::CheckGraphSignature(GraphDecl& g) {
       t = Type::Error();
     }
     g.params[i]->type = t;
-    if (t.kind == Type::Kind::kBuffers && t.mem == Type::Mem::kShared) {
+    if (t.kind == Type::Kind::kBuffers && t.mem == Type::Mem::kProvided && ++provided > 1) {
+      diags_.Error(DiagKind::kBadBuffers, g.param_types[i]->range,
+                   "a graph has at most one `provided` pool (one buffer ring); share it "
+                   "between its streams");
+    }
+    if (t.kind == Type::Kind::kBuffers && t.mem != Type::Mem::kHost) {
       shared += t.count * t.size;
       if (shared > kMaxSharedBytes) {
         diags_.Error(DiagKind::kBadBuffers, g.param_types[i]->range,
@@ -155,6 +171,37 @@ void Checker::CheckWithin(Within* w) {
   if (w->action) CheckStmt(*w->action);
 }
 
+// `for chunk in recv_each(s, pool)`: a socket and the graph's `provided` pool; the chunk is a
+// shared view of the buffer the kernel filled.
+void Checker::CheckForEach(ForEachStmt& x) {
+  CallExpr& c = *x.source;
+  c.type = Type::Void();
+  for (auto& a : c.args) Check(*a);
+  x.var->type = Type::Bytes(Type::Mem::kShared);
+  if (c.callee == "recv_each") {
+    if (c.args.size() != 2) {
+      diags_.Error(DiagKind::kBadArguments, c.range,
+                   "`recv_each` takes 2 arguments (s: fd, pool: provided buffers), not " +
+                       std::to_string(c.args.size()));
+    } else {
+      Coerce(*c.args[0], Type::Fd(), "socket");
+      const Type& pool = c.args[1]->type;
+      if (!pool.IsError() &&
+          (pool.kind != Type::Kind::kBuffers || pool.mem != Type::Mem::kProvided)) {
+        diags_.Error(DiagKind::kTypeMismatch, c.args[1]->range,
+                     "`recv_each` receives into the graph's `provided buffers[N] of SIZE` "
+                     "parameter, not `" + pool.ToString() + "`");
+      }
+    }
+  }
+  if (c.within) {
+    diags_.Error(DiagKind::kBadArguments, c.within->range,
+                 "a stream takes no `within`; bound the wait inside the body, or the whole "
+                 "loop with a block `{ ... } within D`");
+  }
+  CheckBlock(*x.body);
+}
+
 void Checker::CheckStmt(Stmt& s) {
   switch (s.kind) {
     case Stmt::Kind::kDecl: CheckDecl(*s.As<DeclStmt>()); break;
@@ -190,6 +237,7 @@ void Checker::CheckStmt(Stmt& s) {
       CheckBlock(*x.body);
       break;
     }
+    case Stmt::Kind::kForEach: CheckForEach(*s.As<ForEachStmt>()); break;
     case Stmt::Kind::kParallel: {
       auto& x = *s.As<ParallelStmt>();
       x.var->type = CheckRange(*x.lo, *x.hi, "parallel");

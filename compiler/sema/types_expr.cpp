@@ -200,6 +200,15 @@ Type Checker::Check(Expr& e) {
         diags_.Error(DiagKind::kTypeMismatch, x.index->range,
                      "a buffer index is an integer, not `" + index.ToString() + "`");
       }
+      if (base.mem == Type::Mem::kProvided) {
+        diags_.Error(DiagKind::kTypeMismatch, x.base->range,
+                     "the buffers of a `provided` pool belong to the kernel until `recv_each` "
+                     "hands one over: use the loop variable of `for chunk in recv_each(s, " +
+                         std::string(x.base->As<NameExpr>() ? x.base->As<NameExpr>()->name
+                                                            : "pool") +
+                         ")`");
+        return e.type = Type::Error();
+      }
       return e.type = Type::Bytes(base.mem);
     }
     case Expr::Kind::kSlice: {

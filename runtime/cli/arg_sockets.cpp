@@ -17,7 +17,8 @@
 namespace uringc {
 namespace {
 
-constexpr const char* kKinds[] = {"tcp-listen", "tcp-connect", "unix-listen", "unix-connect"};
+constexpr const char* kKinds[] = {"tcp-listen", "tcp-connect", "unix-listen", "unix-connect",
+                                  "tcp-addr",   "unix-addr"};
 
 bool IsTcp(const std::string& kind) { return kind.rfind("tcp-", 0) == 0; }
 bool IsListen(const std::string& kind) {
@@ -83,6 +84,35 @@ std::string Describe(const sockaddr_storage& ss) {
 }
 
 }  // namespace
+
+bool IsAddressKind(const std::string& kind) {
+  return kind == "tcp-addr" || kind == "unix-addr";
+}
+
+Result<std::string> SocketAddressBytes(const std::string& param, const std::string& kind,
+                                       const std::string& address) {
+  if (!IsTcp(kind)) {
+    if (auto ok = CheckUnixPath(param, kind, address); !ok) return ok.error();
+    sockaddr_un un{};
+    un.sun_family = AF_UNIX;
+    std::memcpy(un.sun_path, address.data(), address.size());
+    return std::string(reinterpret_cast<const char*>(&un), sizeof un);
+  }
+  auto hp = SplitHostPort(param, kind, address);
+  if (!hp) return hp.error();
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_NUMERICSERV;
+  addrinfo* found = nullptr;
+  const std::string port = std::to_string(hp->second);
+  if (int rc = getaddrinfo(hp->first.c_str(), port.c_str(), &hints, &found); rc != 0) {
+    return SocketError(param, kind, address, rc == EAI_SYSTEM ? errno : EINVAL,
+                       "cannot resolve `" + hp->first + "`: " + gai_strerror(rc));
+  }
+  std::string bytes(reinterpret_cast<const char*>(found->ai_addr), found->ai_addrlen);
+  freeaddrinfo(found);
+  return bytes;
+}
 
 bool IsSocketKind(const std::string& kind) {
   for (const char* k : kKinds)

@@ -15,6 +15,13 @@ namespace uringc {
 
 /// The kinds `--arg NAME=KIND:ADDRESS` understands, or "" when `kind` is none of them.
 bool IsSocketKind(const std::string& kind);
+/// `tcp-addr` and `unix-addr`: no socket, the address itself (a `struct sockaddr`) as the bytes
+/// of a buffers parameter, for a graph that makes its own connections.
+bool IsAddressKind(const std::string& kind);
+/// The `struct sockaddr_in`/`sockaddr_in6` (16 or 28 bytes; HOST resolved, the first answer) or
+/// `struct sockaddr_un` (110 bytes) that ADDRESS names.
+Result<std::string> SocketAddressBytes(const std::string& param, const std::string& kind,
+                                       const std::string& address);
 
 /// Checks ADDRESS for KIND without opening anything: HOST:PORT (HOST an IPv4 address, a name, or
 /// an IPv6 address in brackets; PORT 0 to 65535) for tcp-*, a path of at most 107 bytes for

@@ -66,7 +66,8 @@ void AddRunOptions(CLI::App& app, RunArgs& out) {
          "set a global or `struct.member` (repeatable); VALUE is an integer, true/false, an\n"
          "enumerator, PATH:r|w|rw|create (opens PATH, passes the fd), a socket\n"
          "tcp-listen:HOST:PORT, tcp-connect:HOST:PORT, unix-listen:PATH or unix-connect:PATH\n"
-         "(passes its fd; a listener's address is printed on stderr) or buffer[:SIZE]\n"
+         "(passes its fd; a listener's address is printed on stderr), tcp-addr:HOST:PORT or\n"
+         "unix-addr:PATH (the struct sockaddr, into a buffers parameter) or buffer[:SIZE]\n"
          "(allocates; unset buffers parameters get their declared size)")
       ->type_name("NAME=VALUE")
       ->allow_extra_args(false);

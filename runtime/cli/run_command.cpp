@@ -100,6 +100,8 @@ struct Resources {
   ArgFiles files;
   ArgSockets sockets;
   std::vector<std::pair<void*, size_t>> buffers;
+  /// Socket addresses for shared buffers parameters, written into the region after Load.
+  std::vector<std::pair<std::string, std::string>> shared_bytes;
   ~Resources() {
     for (auto& [p, n] : buffers) munmap(p, n);
   }
@@ -121,12 +123,52 @@ Result<void> GiveBuffer(Controller& ctl, const std::string& name, uint64_t size,
   return ctl.SetBuffer(name, p, size);
 }
 
+// `--arg NAME=tcp-addr:HOST:PORT` (or unix-addr:PATH): the address's bytes at the start of
+// buffers parameter NAME; a shared one is written once the region exists (WriteSharedBytes).
+Result<void> GiveAddress(Controller& ctl, const RunArg& a, Resources& res) {
+  auto bytes = SocketAddressBytes(a.name, a.mode, a.value);
+  if (!bytes) return bytes.error();
+  auto fail = [&](const std::string& why) {
+    return MakeError(DiagKind::kBadParameter, EINVAL,
+                     "--arg " + a.name + "=" + a.mode + ":" + a.value + ": " + why);
+  };
+  for (const SharedBufferParam& s : ctl.shared_buffer_params()) {
+    if (s.name != a.name) continue;
+    if (s.bytes < bytes->size()) {
+      return fail("the address takes " + std::to_string(bytes->size()) + " bytes and `" +
+                  a.name + "` has " + std::to_string(s.bytes));
+    }
+    res.shared_bytes.emplace_back(a.name, *bytes);
+    return {};
+  }
+  auto need = ctl.BufferBytes(a.name);
+  if (!need) return fail(need.error().message);
+  if (*need < bytes->size()) {
+    return fail("the address takes " + std::to_string(bytes->size()) + " bytes and `" + a.name +
+                "` has " + std::to_string(*need));
+  }
+  URINGC_TRY(GiveBuffer(ctl, a.name, *need, res));
+  std::memcpy(res.buffers.back().first, bytes->data(), bytes->size());
+  return {};
+}
+
+Result<void> WriteSharedBytes(Controller& ctl, const Resources& res) {
+  for (const auto& [name, bytes] : res.shared_bytes) {
+    auto span = ctl.SharedBuffer(name);
+    if (!span) return span.error();
+    std::memcpy(span->data(), bytes.data(), std::min(bytes.size(), span->size()));
+  }
+  return {};
+}
+
 Result<void> ApplyArg(Controller& ctl, const RunArg& a, Resources& res) {
   switch (a.kind) {
     case RunArg::Kind::kValue:
       return ctl.Set(a.name, a.value);
-    case RunArg::Kind::kFile:
-    case RunArg::Kind::kSocket: {
+    case RunArg::Kind::kSocket:
+      if (IsAddressKind(a.mode)) return GiveAddress(ctl, a, res);
+      [[fallthrough]];
+    case RunArg::Kind::kFile: {
       const bool socket = a.kind == RunArg::Kind::kSocket;
       auto v = ctl.globals().Find(a.name);
       if (!v) return v.error();
@@ -423,6 +465,10 @@ int RunCommand(const RunArgs& args, const std::string& program, const SourceText
   auto loaded = (*ctl)->Load(**ring);
   if (!loaded) {
     ReportError(program, args, loaded.error(), (*ctl)->verifier_report());
+    return kExitErrors;
+  }
+  if (auto written = WriteSharedBytes(**ctl, res); !written) {
+    ReportError(program, args, written.error());
     return kExitErrors;
   }
   auto attached = (*ctl)->Attach();

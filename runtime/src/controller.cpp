@@ -510,6 +510,23 @@ Result<void> Controller::CheckRingFits(const Ring& ring) {
   return {};
 }
 
+Result<void> Controller::ProvidePool(const Ring& ring) {
+  if (!globals_.Has(kPbufCountGlobal)) return {};
+  auto count = GetInt(kPbufCountGlobal);
+  auto ring_off = GetInt(kPbufRingOffGlobal);
+  auto off = GetInt(kPbufOffGlobal);
+  auto size = GetInt(kPbufSizeGlobal);
+  if (!count || !ring_off || !off || !size) {
+    return MakeError(DiagKind::kLoadFailed, EINVAL,
+                     "`" + ops_name_ + "` declares a provided pool but not all of " +
+                         kPbufCountGlobal + ", " + kPbufRingOffGlobal + ", " + kPbufOffGlobal +
+                         " and " + kPbufSizeGlobal);
+  }
+  if (*count == 0) return {};
+  return ring.ProvideBufferRing(static_cast<uint64_t>(*ring_off), static_cast<uint32_t>(*count),
+                                static_cast<uint64_t>(*off), static_cast<uint64_t>(*size));
+}
+
 Result<void> Controller::Load(const Ring& ring) {
   if (loaded_) {
     return MakeError(DiagKind::kApiMisuse, EALREADY,
@@ -518,6 +535,7 @@ Result<void> Controller::Load(const Ring& ring) {
   }
   URINGC_TRY(CheckBuffersSet());
   URINGC_TRY(CheckRingFits(ring));
+  URINGC_TRY(ProvidePool(ring));
   if (host_) return LoadOnHost(ring);
   if (ring.mem_region() != nullptr && !ring.mem_region_registered()) {
     return MakeError(DiagKind::kRingNotSupported, EINVAL,

@@ -172,6 +172,45 @@ Result<void> Ring::RegisterMemRegion(size_t size) {
   return {};
 }
 
+Result<void> Ring::ProvideBufferRing(uint64_t ring_off, uint32_t count, uint64_t buf_off,
+                                     uint64_t size) const {
+  if (mem_ == nullptr || ring_off + uint64_t{count} * sizeof(io_uring_buf) > mem_size_ ||
+      buf_off + uint64_t{count} * size > mem_size_ || count == 0 || (count & (count - 1)) != 0) {
+    return MakeError(DiagKind::kRingNotSupported, EINVAL,
+                     "the provided pool (" + std::to_string(count) + " buffers of " +
+                         std::to_string(size) + " bytes) does not fit the ring's parameter "
+                         "region of " + std::to_string(mem_size_) + " bytes");
+  }
+  auto* base = static_cast<uint8_t*>(mem_);
+  auto* ring = reinterpret_cast<io_uring_buf_ring*>(base + ring_off);
+  for (uint32_t i = 0; i < count; ++i) {
+    ring->bufs[i].addr = reinterpret_cast<uintptr_t>(base + buf_off + i * size);
+    ring->bufs[i].len = static_cast<uint32_t>(size);
+    ring->bufs[i].bid = static_cast<uint16_t>(i);
+  }
+  io_uring_buf_reg reg{};
+  reg.ring_addr = reinterpret_cast<uintptr_t>(ring);
+  reg.ring_entries = count;
+  reg.bgid = 0;
+  int ret = handle_->kernel->IoUringRegister(handle_->fd, IORING_REGISTER_PBUF_RING, &reg, 1);
+  if (ret == -EEXIST) {
+    io_uring_buf_reg old{};
+    handle_->kernel->IoUringRegister(handle_->fd, IORING_UNREGISTER_PBUF_RING, &old, 1);
+    ret = handle_->kernel->IoUringRegister(handle_->fd, IORING_REGISTER_PBUF_RING, &reg, 1);
+  }
+  if (ret < 0) {
+    return MakeError(DiagKind::kRingSetupFailed, ret,
+                     "cannot register the provided pool's buffer ring "
+                     "(IORING_REGISTER_PBUF_RING: " + std::string(strerror(-ret)) + ")" +
+                         (ret == -ENOMEM || ret == -EFAULT
+                              ? ": raise RLIMIT_MEMLOCK (ulimit -l)"
+                              : ret == -EINVAL ? ": buffer rings need Linux 5.19+" : ""));
+  }
+  // The kernel takes entries up to the tail (after the registration, which zeroed nothing).
+  __atomic_store_n(&ring->tail, static_cast<uint16_t>(count), __ATOMIC_RELEASE);
+  return {};
+}
+
 Result<void> Ring::PrimeSubmission() {
   map_->Sqe(0)->opcode = IORING_OP_NOP;
   map_->Publish(1);

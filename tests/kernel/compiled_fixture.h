@@ -4,6 +4,7 @@
 // pipes and temporary files for the programs to work on.
 #pragma once
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -160,6 +161,16 @@ class Compiled : public ::testing::Test {
 // Per process: two checkouts (or CTest and a VM run) may run these tests at the same time.
 inline std::string TempPath(const std::string& name) {
   return "/tmp/uringc_compiled_" + std::to_string(getpid()) + "_" + name;
+}
+
+// Descriptors this process has open.
+inline size_t OpenFds() {
+  DIR* dir = opendir("/proc/self/fd");
+  if (dir == nullptr) return 0;
+  size_t n = 0;
+  while (readdir(dir) != nullptr) n++;
+  closedir(dir);
+  return n;
 }
 
 inline std::string ReadAll(const std::string& path) {

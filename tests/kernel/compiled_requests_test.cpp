@@ -58,16 +58,6 @@ struct Operands {
   uint64_t d = 0;  // ns
 };
 
-// Descriptors this process has open.
-size_t OpenFds() {
-  DIR* dir = opendir("/proc/self/fd");
-  if (dir == nullptr) return 0;
-  size_t n = 0;
-  while (readdir(dir) != nullptr) n++;
-  closedir(dir);
-  return n;
-}
-
 class Requests : public Compiled {
  protected:
   ~Requests() override {

@@ -41,6 +41,10 @@
 URINGC_EMBEDDED(ex_copy_bpf);
 URINGC_EMBEDDED(ex_deadline_bpf);
 URINGC_EMBEDDED(ex_echo_bpf);
+URINGC_EMBEDDED(ex_echo_multishot_bpf);
+URINGC_EMBEDDED(t_stream_small_pool_bpf);
+URINGC_EMBEDDED(ex_proxy_bpf);
+URINGC_EMBEDDED(t_proxy_idle_bpf);
 URINGC_EMBEDDED(ex_fileserver_bpf);
 URINGC_EMBEDDED(ex_hedge_bpf);
 URINGC_EMBEDDED(ex_nop_chain_bpf);
@@ -107,7 +111,8 @@ INSTANTIATE_TEST_SUITE_P(
     Examples, AllLoad,
     ::testing::Values(
         Named{"copy", &ex_copy_bpf_obj}, Named{"deadline", &ex_deadline_bpf_obj},
-        Named{"echo", &ex_echo_bpf_obj}, Named{"fileserver", &ex_fileserver_bpf_obj}, Named{"hedge", &ex_hedge_bpf_obj},
+        Named{"echo", &ex_echo_bpf_obj}, Named{"echo_multishot", &ex_echo_multishot_bpf_obj},
+        Named{"fileserver", &ex_fileserver_bpf_obj}, Named{"hedge", &ex_hedge_bpf_obj},
         Named{"nop_chain", &ex_nop_chain_bpf_obj}, Named{"nop_chain_O0", &ex_nop_chain_o0_bpf_obj},
         Named{"retry", &ex_retry_bpf_obj}, Named{"tee", &ex_tee_bpf_obj},
         Named{"within_pipe", &t_within_pipe_bpf_obj}, Named{"bad_fd", &t_bad_fd_bpf_obj},
@@ -120,7 +125,9 @@ INSTANTIATE_TEST_SUITE_P(
         Named{"duration_range", &t_duration_range_bpf_obj},
         Named{"prep_fail", &t_prep_fail_bpf_obj}, Named{"cancel_done", &t_cancel_done_bpf_obj},
         Named{"requests", &t_requests_bpf_obj}, Named{"nop_parallel", &t_nop_parallel_bpf_obj},
-        Named{"short_circuit", &t_short_circuit_bpf_obj}, Named{"data", &t_data_bpf_obj}),
+        Named{"short_circuit", &t_short_circuit_bpf_obj}, Named{"data", &t_data_bpf_obj},
+        Named{"stream_small_pool", &t_stream_small_pool_bpf_obj},
+        Named{"proxy", &ex_proxy_bpf_obj}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // ----- kernel ABI ------------------------------------------------------------------------------
@@ -333,20 +340,52 @@ int64_t EchoClient(uint16_t port, int id, int rounds) {
   return total;
 }
 
+// One client that streams `bytes` through the echo server from a writer thread while it reads
+// the echo back: far more than the pool holds, so every buffer is given back and used again
+// many times. Returns the bytes that came back equal to those sent, -1 on a mismatch or error.
+int64_t StreamingClient(uint16_t port, size_t bytes) {
+  const int s = Connect(port);
+  if (s < 0) return -1;
+  std::string data(bytes, '\0');
+  for (size_t i = 0; i < bytes; ++i) data[i] = static_cast<char>('a' + (i * 7 + i / 4096) % 26);
+  std::thread writer([&] {
+    size_t off = 0;
+    while (off < data.size()) {
+      const ssize_t n = send(s, data.data() + off, std::min<size_t>(data.size() - off, 65536),
+                             MSG_NOSIGNAL);
+      if (n <= 0) break;
+      off += static_cast<size_t>(n);
+    }
+  });
+  size_t got = 0;
+  bool same = true;
+  char b[65536];
+  while (got < bytes) {
+    const ssize_t n = recv(s, b, sizeof(b), 0);
+    if (n <= 0) break;
+    same = same && std::memcmp(b, data.data() + got, static_cast<size_t>(n)) == 0;
+    got += static_cast<size_t>(n);
+  }
+  writer.join();
+  close(s);
+  return same && got == bytes ? static_cast<int64_t>(got) : -1;
+}
+
 class Echo : public Compiled {
  protected:
   ~Echo() override {
     if (listener_ >= 0) close(listener_);
   }
 
-  // Opens `obj` with a new listener as `listener` and `buf` as `buf`; `set` adds parameters.
-  void OpenServer(const Embedded& obj, const char* name, const HostBuffer& buf,
+  // Opens `obj` with a new listener as `listener` and `buf` (if any) as `buf`; `set` adds
+  // parameters.
+  void OpenServer(const Embedded& obj, const char* name, const HostBuffer* buf,
                   const std::function<void()>& set = {}) {
     listener_ = Listener(&port_);
     ASSERT_GE(listener_, 0);
     Open(obj, name, [&](Controller&) {
       Set("listener", listener_);
-      SetBuf("buf", buf);
+      if (buf) SetBuf("buf", *buf);
       if (set) set();
     });
   }
@@ -356,6 +395,17 @@ class Echo : public Compiled {
     for (int i = 0; i < count; ++i) {
       cs.emplace_back([this, i, rounds] {
         const int64_t n = EchoClient(port_, i, rounds);
+        if (n < 0) bad_++;
+        else sent_ += n;
+      });
+    }
+  }
+
+  // `count` clients streaming `bytes` each (StreamingClient), on their own threads.
+  void StartStreamingClients(std::vector<std::thread>& cs, int count, size_t bytes) {
+    for (int i = 0; i < count; ++i) {
+      cs.emplace_back([this, bytes] {
+        const int64_t n = StreamingClient(port_, bytes);
         if (n < 0) bad_++;
         else sent_ += n;
       });
@@ -390,7 +440,7 @@ class Echo : public Compiled {
 
 TEST_F(Echo, ExampleAnswersConcurrentClients) {
   HostBuffer buf(64 * 4096);
-  OpenServer(ex_echo_bpf_obj, "echo", buf);
+  OpenServer(ex_echo_bpf_obj, "echo", &buf);
   if (!ready_) return;
   RunOutcome out = Serve([&] {
     std::vector<std::thread> cs;
@@ -404,9 +454,32 @@ TEST_F(Echo, ExampleAnswersConcurrentClients) {
   EXPECT_EQ(Get("served"), 8);
 }
 
+// examples/echo_multishot.uring: one multishot recv per connection, chunks in a pool of 256
+// buffers of 4 KiB that the controller refills. 64 clients with messages of up to 6.4 KB (two
+// chunks) and two clients streaming 4 MiB each (four times the pool) at the same time: every
+// byte comes back in order, and no buffer is lost (a lost buffer starves the pool and stalls
+// the streams).
+TEST_F(Echo, MultishotExampleServesManyClientsFromAProvidedPool) {
+  OpenServer(ex_echo_multishot_bpf_obj, "echo_multishot", nullptr);
+  if (!ready_) return;
+  RunOutcome out = Serve([&] {
+    std::vector<std::thread> cs;
+    StartClients(cs, 64, 30);
+    StartStreamingClients(cs, 2, 4 << 20);
+    for (auto& c : cs) c.join();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // let the server see the EOFs
+  });
+  EXPECT_EQ(out.status, RunStatus::kInterrupted) << out.controller_error;
+  EXPECT_EQ(bad_.load(), 0);
+  EXPECT_EQ(Get("echoed"), sent_.load());
+  EXPECT_EQ(Get("served"), 66);
+  std::printf("echo_multishot: %lld bytes echoed to 66 clients\n",
+              static_cast<long long>(sent_.load()));
+}
+
 TEST_F(Echo, DropsAnIdleClientWhenItsTimeoutFires) {
   HostBuffer buf(4 * 4096);
-  OpenServer(t_echo_idle_bpf_obj, "echo_idle", buf, [&] { SetU("idle", 300'000'000); });  // 300 ms
+  OpenServer(t_echo_idle_bpf_obj, "echo_idle", &buf, [&] { SetU("idle", 300'000'000); });  // 300 ms
   if (!ready_) return;
   double idle_closed_after = -1;
   RunOutcome out = Serve([&] {
@@ -430,6 +503,212 @@ TEST_F(Echo, DropsAnIdleClientWhenItsTimeoutFires) {
   EXPECT_GE(idle_closed_after, 0.25) << "the idle client was not closed by the server";
   EXPECT_LE(idle_closed_after, 2.0);
   std::printf("idle client closed after %.3f s (timeout 0.300 s)\n", idle_closed_after);
+}
+
+// tests/compiled/stream_small_pool.uring: 256 KiB through a pool of two 64-byte buffers. The
+// client sends it all at once, so the kernel runs out of buffers over and over (the multishot
+// recv ends with ENOBUFS and the loop arms it again): every byte still comes back, in order, in
+// chunks of at most 64 bytes, and the graph ends when the client shuts down its side.
+TEST_F(Compiled, StreamSmallPoolRearmsUntilEveryByteCameBack) {
+  int sv[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+  Open(t_stream_small_pool_bpf_obj, "stream_small_pool", [&](Controller&) { Set("s", sv[1]); });
+  if (!ready_) {
+    close(sv[0]);
+    close(sv[1]);
+    return;
+  }
+  const size_t total = 256 << 10;
+  std::string data(total, '\0');
+  for (size_t i = 0; i < total; ++i) data[i] = static_cast<char>(i * 31 + i / 64);
+  std::string back;
+  std::thread client([&] {
+    timeval tv{10, 0};
+    setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    std::thread writer([&] {
+      size_t off = 0;
+      while (off < total) {
+        const ssize_t n = send(sv[0], data.data() + off, total - off, MSG_NOSIGNAL);
+        if (n <= 0) break;
+        off += static_cast<size_t>(n);
+      }
+    });
+    char b[8192];
+    while (back.size() < total) {
+      const ssize_t n = recv(sv[0], b, sizeof(b), 0);
+      if (n <= 0) break;
+      back.append(b, static_cast<size_t>(n));
+    }
+    writer.join();
+    shutdown(sv[0], SHUT_WR);
+  });
+  RunOutcome out = Run();
+  client.join();
+  close(sv[0]);
+  close(sv[1]);
+  EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
+  EXPECT_EQ(Get("echoed"), static_cast<int64_t>(total));
+  EXPECT_TRUE(back == data) << "the echo differs from what was sent (" << back.size() << " of "
+                            << total << " bytes came back)";
+  EXPECT_LE(Get("largest"), 64);
+  EXPECT_GE(Get("chunks"), static_cast<int64_t>(total / 64));
+  ExpectNothingLeft("stream_small_pool");
+  std::printf("stream_small_pool: %lld bytes in %lld chunks\n",
+              static_cast<long long>(Get("echoed")), static_cast<long long>(Get("chunks")));
+}
+
+// ----- examples/proxy.uring between real clients and a real upstream ----------------------------
+
+// An upstream echo server on its own threads: each connection gets back what it sends, and
+// once it closes its side, the server closes its own (half-close passed on both ways).
+class Upstream {
+ public:
+  Upstream() {
+    listener_ = Listener(&port_);
+    thread_ = std::thread([this] {
+      while (true) {
+        const int c = accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC);
+        if (c < 0) break;
+        accepted_++;
+        conns_.emplace_back([c] {
+          char b[65536];
+          while (true) {
+            const ssize_t n = recv(c, b, sizeof(b), 0);
+            if (n <= 0) break;
+            if (send(c, b, static_cast<size_t>(n), MSG_NOSIGNAL) != n) break;
+          }
+          shutdown(c, SHUT_WR);
+          close(c);
+        });
+      }
+    });
+  }
+  ~Upstream() {
+    shutdown(listener_, SHUT_RDWR);
+    close(listener_);
+    thread_.join();
+    for (auto& t : conns_) t.join();
+  }
+  uint16_t port() const { return port_; }
+  int accepted() const { return accepted_.load(); }
+
+ private:
+  int listener_ = -1;
+  uint16_t port_ = 0;
+  std::atomic<int> accepted_{0};
+  std::thread thread_;
+  std::vector<std::thread> conns_;
+};
+
+class Proxy : public Echo {
+ protected:
+  // Opens `obj` with a new listener, and the upstream at 127.0.0.1:`upstream_port`.
+  void OpenProxy(const Embedded& obj, const char* name, uint16_t upstream_port) {
+    OpenServer(obj, name, nullptr);
+    if (!ready_) return;
+    auto up = ctl_->SharedBuffer("upstream");
+    ASSERT_TRUE(up.ok()) << up.error().message;
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(upstream_port);
+    std::memcpy(up->data(), &a, sizeof(a));
+  }
+};
+
+// 16 clients, each streaming 256 KiB and closing its side, through the proxy to the upstream
+// echo: each gets every byte back in order and then EOF (the client's FIN reached the upstream
+// as a shutdown, the upstream's came back the same way); every pair was served, nothing
+// dropped or refused, and all descriptors are closed once the clients are gone.
+TEST_F(Proxy, CopiesBothWaysAndPassesHalfClosesOn) {
+  Upstream upstream;
+  OpenProxy(ex_proxy_bpf_obj, "proxy", upstream.port());
+  if (!ready_) return;
+  const size_t fds_before = OpenFds();
+  size_t fds_after = 0;
+  RunOutcome out = Serve([&] {
+    std::vector<std::thread> cs;
+    StartStreamingClients(cs, 16, 256 << 10);
+    for (auto& c : cs) c.join();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    fds_after = OpenFds();
+  });
+  EXPECT_EQ(out.status, RunStatus::kInterrupted) << out.controller_error;
+  EXPECT_EQ(bad_.load(), 0);
+  EXPECT_EQ(Get("served"), 16);
+  EXPECT_EQ(Get("moved"), 2 * sent_.load());
+  EXPECT_EQ(Get("dropped"), 0);
+  EXPECT_EQ(Get("refused"), 0);
+  EXPECT_EQ(upstream.accepted(), 16);
+  EXPECT_EQ(fds_after, fds_before) << "the proxy left descriptors open";
+}
+
+// An upstream that refuses connections: the client's connection is closed at once (it reads
+// EOF) and counted as refused.
+TEST_F(Proxy, ClosesTheClientWhenTheUpstreamRefuses) {
+  uint16_t dead_port = 0;
+  const int dead = Listener(&dead_port);
+  ASSERT_GE(dead, 0);
+  close(dead);  // nothing listens there any more
+  OpenProxy(ex_proxy_bpf_obj, "proxy", dead_port);
+  if (!ready_) return;
+  int eof = -1;
+  RunOutcome out = Serve([&] {
+    const int c = Connect(port_);
+    char b[8];
+    eof = c >= 0 ? static_cast<int>(recv(c, b, sizeof(b), 0)) : -2;
+    if (c >= 0) close(c);
+  });
+  EXPECT_EQ(out.status, RunStatus::kInterrupted) << out.controller_error;
+  EXPECT_EQ(eof, 0) << "the client was not closed";
+  EXPECT_EQ(Get("refused"), 1);
+  EXPECT_EQ(Get("served"), 0);
+}
+
+// proxy.uring with pairs dropped after 1 s of quiet: a client that sends once and then waits is
+// disconnected after 1 to 3 s (the watchdog looks once a second), while a client that keeps
+// talking through the same time is not.
+TEST_F(Proxy, DropsAPairThatStaysQuiet) {
+  Upstream upstream;
+  OpenProxy(t_proxy_idle_bpf_obj, "proxy", upstream.port());
+  if (!ready_) return;
+  double quiet_closed_after = -1;
+  bool busy_ok = false;
+  RunOutcome out = Serve([&] {
+    std::thread busy([&] {
+      const int c = Connect(port_);
+      bool ok = c >= 0;
+      for (int i = 0; ok && i < 12; ++i) {  // 3 s of one message every 250 ms
+        ok = send(c, "ping", 4, MSG_NOSIGNAL) == 4;
+        char b[4];
+        ok = ok && recv(c, b, 4, MSG_WAITALL) == 4;
+        std::this_thread::sleep_for(std::chrono::milliseconds(250));
+      }
+      if (c >= 0) close(c);
+      busy_ok = ok;
+    });
+    const int q = Connect(port_);
+    char b[8];
+    send(q, "hi", 2, MSG_NOSIGNAL);
+    recv(q, b, 2, MSG_WAITALL);
+    const auto t0 = Clock::now();
+    timeval tv{10, 0};
+    setsockopt(q, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    if (recv(q, b, sizeof(b), 0) == 0) {
+      quiet_closed_after = std::chrono::duration<double>(Clock::now() - t0).count();
+    }
+    close(q);
+    busy.join();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  });
+  EXPECT_EQ(out.status, RunStatus::kInterrupted) << out.controller_error;
+  EXPECT_TRUE(busy_ok) << "the busy client was disconnected";
+  EXPECT_GE(quiet_closed_after, 0.9);
+  EXPECT_LE(quiet_closed_after, 3.5);
+  EXPECT_EQ(Get("dropped"), 1);
+  EXPECT_EQ(Get("served"), 2);
+  std::printf("quiet pair dropped after %.2f s (1 s of quiet, checked once a second)\n",
+              quiet_closed_after);
 }
 
 // ----- examples/fileserver.uring against real clients -----------------------------------------

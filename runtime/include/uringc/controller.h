@@ -189,6 +189,8 @@ class Controller {
   GlobalTable globals_;
   std::vector<BufferParam> buffers_;
   std::vector<SharedBufferParam> shared_;
+  /// Registers and fills the buffer ring of the graph's `provided` pool, if it has one.
+  Result<void> ProvidePool(const Ring& ring);
   uint8_t* region_ = nullptr;  ///< the ring's parameter region, once loaded
   size_t region_size_ = 0;
   bool loaded_ = false;

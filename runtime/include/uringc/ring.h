@@ -92,6 +92,12 @@ class Ring {
   /// The thread that created the ring: the only one allowed to enter it (SINGLE_ISSUER).
   pid_t owner_tid() const { return handle_->owner_tid; }
   std::shared_ptr<RingHandle> handle() const { return handle_; }
+  /// Registers buffer group 0 as a buffer ring of `count` entries (a power of two) at offset
+  /// `ring_off` of the parameter region, and fills it with the `count` buffers of `size` bytes at
+  /// `buf_off` (a `provided` pool: the controller gives buffers back as it is done with them).
+  /// A group 0 registered before (an earlier controller on this ring) is replaced.
+  Result<void> ProvideBufferRing(uint64_t ring_off, uint32_t count, uint64_t buf_off,
+                                 uint64_t size) const;
   /// CQEs posted and not yet consumed (CQ tail - head), read from the mapped rings; for checks
   /// such as "the controller left no completion behind". 0 for a borrowed ring.
   uint32_t CqReady() const;

@@ -16,6 +16,7 @@
 
 #include "driver/compilation.h"
 #include "driver/compile_command.h"
+#include "emit/host_abi.h"
 #include "front_end_input.h"
 #include "rgir/rgir.h"
 #include "uringc/btf_lines.h"
@@ -39,7 +40,7 @@ bool DocumentedLimit(const uringc::Diagnostic& d) {
 
 // The object is one the runtime opens (libbpf, the io_uring_bpf_ops map, globals by BTF), with
 // every parameter and output of the graph as a global of the right size (a shared buffers
-// parameter as its offset and size), and a line table that maps to the `.uring` source.
+// parameter as its offset and size, a provided pool as its uringc_pbuf_* globals), and a line table that maps to the `.uring` source.
 void CheckObject(const uringc::rgir::Graph& g, const std::string& obj) {
   uringc::ControllerOptions o;
   o.object_name = g.name;
@@ -59,6 +60,17 @@ void CheckObject(const uringc::rgir::Graph& g, const std::string& obj) {
       if (it->bytes != uint64_t{p.type.count} * p.type.size) {
         Fail("shared buffers parameter `" + p.name + "` declares the wrong size");
       }
+      continue;
+    }
+    if (p.type.kind == uringc::Type::Kind::kBuffers &&
+        p.type.mem == uringc::Type::Mem::kProvided) {
+      // The pool: in the region, described by the uringc_pbuf_* globals the runtime registers.
+      for (const char* name : {uringc::kPbufOffGlobal, uringc::kPbufRingOffGlobal,
+                               uringc::kPbufSizeGlobal, uringc::kPbufCountGlobal}) {
+        if (!globals.Has(name)) Fail(std::string("the provided pool has no global `") + name + "`");
+      }
+      auto count = (*ctl)->GetInt(uringc::kPbufCountGlobal);
+      if (!count || *count != p.type.count) Fail("the provided pool declares the wrong count");
       continue;
     }
     auto v = globals.Find(p.name);
