@@ -85,6 +85,7 @@ void VisitExprs(const Stmt& st, const ExprFn& f, const StmtFn& s) {
       break;
     case Stmt::Kind::kForEach:
       for (auto& a : st.As<ForEachStmt>()->source->args) VisitExprs(*a, f, s);
+      VisitWithin(st.As<ForEachStmt>()->source->within.get(), f, s);
       VisitExprs(*st.As<ForEachStmt>()->body, f, s);
       break;
     case Stmt::Kind::kParallel:

@@ -25,6 +25,8 @@ struct SqeFields {
   llvm::Value* op_flags = nullptr;  ///< u32: rw_flags, msg_flags, timeout_flags, open_flags...
   llvm::Value* user_data = nullptr; ///< u64 (the lowering's layout: GraphLowerer::UserData)
   uint16_t buf_group = 0;      ///< u16 at buf_index: the provided-buffer group (BUFFER_SELECT)
+  llvm::Value* buf_index = nullptr;  ///< u16: a registered buffer's index (READ_FIXED...)
+  llvm::Value* opcode_v = nullptr;   ///< u8: an opcode chosen at run time (overrides `opcode`)
   llvm::Value* splice_fd_in = nullptr;  ///< s32: splice's source descriptor
 };
 

@@ -63,7 +63,8 @@ void SubmitQueue::Push(StepBuilder& sb, const SqeFields& f) {
   auto store = [&](ScalarType type, size_t offset, llvm::Value* v) {
     if (v != nullptr) sb.Store(type, sqe, offset, v, align_of(offset));
   };
-  store(ScalarType::kU8, offsetof(io_uring_sqe, opcode), ir.getInt8(f.opcode));
+  store(ScalarType::kU8, offsetof(io_uring_sqe, opcode),
+        f.opcode_v != nullptr ? f.opcode_v : ir.getInt8(f.opcode));
   if (f.flags != 0) store(ScalarType::kU8, offsetof(io_uring_sqe, flags), ir.getInt8(f.flags));
   if (f.ioprio != 0) store(ScalarType::kU16, offsetof(io_uring_sqe, ioprio), ir.getInt16(f.ioprio));
   store(ScalarType::kS32, offsetof(io_uring_sqe, fd), f.fd);
@@ -79,6 +80,7 @@ void SubmitQueue::Push(StepBuilder& sb, const SqeFields& f) {
   if (f.buf_group != 0) {
     store(ScalarType::kU16, offsetof(io_uring_sqe, buf_group), ir.getInt16(f.buf_group));
   }
+  store(ScalarType::kU16, offsetof(io_uring_sqe, buf_index), f.buf_index);
   store(ScalarType::kS32, offsetof(io_uring_sqe, splice_fd_in), f.splice_fd_in);
   sb.Store(ScalarType::kU32, pending_, 0, ir.CreateAdd(pending, ir.getInt32(1)), 4,
            /*is_volatile=*/true);

@@ -337,14 +337,12 @@ void Builder::ForEach(const ast::ForEachStmt& s) {
     c.operands = {Expr::Var(i32, status), Expr::Const(i32, static_cast<uint64_t>(v))};
     return c;
   };
+  task_.loops.push_back({kNone, {}, task_.scopes.size()});
   const NodeId head = Emit(Node::Kind::kStreamRelease, s.range);
   g_.nodes[head].scope = sc;
-  const NodeId wait = Emit(Node::Kind::kStreamWait, src.range);
-  g_.nodes[wait].scope = sc;
-  g_.nodes[wait].var = status;
+  const NodeId wait = StreamWait(sc, status, src);
   const NodeId got = Emit(Node::Kind::kBranch, src.range);
   g_.nodes[got].value = status_is(BinaryOp::kEq, 1);
-  task_.loops.push_back({kNone, {}, task_.scopes.size()});
   Block(*s.body);
   if (!Dead()) Link(pending_, Latch(s.body->range));
   LoopCtx ctx = std::move(task_.loops.back());
@@ -370,6 +368,47 @@ void Builder::ForEach(const ast::ForEachStmt& s) {
   pending_.insert(pending_.end(), ctx.breaks.begin(), ctx.breaks.end());
   task_.scopes.pop_back();
   g_.nodes[Emit(Node::Kind::kDeadlineEnd, s.range)].scope = sc;
+}
+
+// The wait for stream `sc`'s next completion; with `recv_each(...) within D else ACTION`, under a
+// deadline of its own (armed while it waits: the time allowed between chunks). On expiry ACTION
+// runs (default: raise ETIME); an ACTION that completes waits again. Returns the first node.
+NodeId Builder::StreamWait(ScopeId sc, VarId status, const ast::CallExpr& src) {
+  auto wait = [&] {
+    const NodeId w = Emit(Node::Kind::kStreamWait, src.range);
+    g_.nodes[w].scope = sc;
+    g_.nodes[w].var = status;
+    return w;
+  };
+  if (!src.within) return wait();
+  const ast::Within& w = *src.within;
+  const ScopeId ds = static_cast<ScopeId>(g_.deadlines.size());
+  Deadline d;
+  d.parent = sc;
+  d.task = task_.task;
+  d.duration = Value(*w.duration);
+  d.range = w.range;
+  g_.deadlines.push_back(std::move(d));
+  const NodeId start = Emit(Node::Kind::kDeadlineStart, w.range);
+  g_.nodes[start].scope = ds;
+  g_.deadlines[ds].start = start;
+  task_.scopes.push_back(ds);
+  wait();
+  task_.scopes.pop_back();
+  g_.nodes[Emit(Node::Kind::kDeadlineEnd, w.range)].scope = ds;
+  std::vector<Exit> after = pending_;
+  pending_.clear();
+  g_.deadlines[ds].on_expire = Emit(Node::Kind::kNop, w.range);
+  default_errno_.push_back(Errno(kEtime));
+  if (w.action) {
+    Stmt(*w.action);
+  } else {
+    RaiseErrno(Errno(kEtime), w.range);
+  }
+  default_errno_.pop_back();
+  Link(pending_, start);
+  pending_ = std::move(after);
+  return start;
 }
 
 void Builder::JoinAfterFork(NodeId fork, SourceRange range) {

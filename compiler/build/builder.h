@@ -57,6 +57,7 @@ class Builder {
   void Loop(const ast::Stmt& s, const ast::Block& body, const ast::Expr* cond,
             const std::function<void()>& init, const std::function<void()>& step);
   void ForEach(const ast::ForEachStmt& s);
+  NodeId StreamWait(ScopeId sc, VarId status, const ast::CallExpr& src);
   void Parallel(const ast::ParallelStmt& s);
   void All(const ast::AllStmt& s);
   void Any(const ast::AnyStmt& s);

@@ -29,6 +29,12 @@ inline constexpr const char* kPbufRingOffGlobal = "uringc_pbuf_ring_off";
 inline constexpr const char* kPbufSizeGlobal = "uringc_pbuf_size";
 inline constexpr const char* kPbufCountGlobal = "uringc_pbuf_count";
 
+/// Each host `buffers` parameter `p` comes with `.rodata __u32 uringc_fixed_<p>`, 0 as compiled:
+/// the host that registers p's memory as a fixed buffer (IORING_REGISTER_BUFFERS) sets it to
+/// the buffer's index + 1 before load, and the controller's reads and writes of p's views become
+/// IORING_OP_READ_FIXED / WRITE_FIXED on it.
+inline constexpr const char* kFixedIndexGlobalPrefix = "uringc_fixed_";
+
 /// The BTF type of every `fd` parameter: `typedef __s32 uringc_fd`. `uringc run` opens a file
 /// for `--arg NAME=PATH:MODE` only into a global of this type; a plain integer refuses a path.
 inline constexpr const char* kFdTypeName = "uringc_fd";

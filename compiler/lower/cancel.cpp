@@ -183,6 +183,11 @@ void GraphLowerer::EmitExpiry(StepBuilder& b, Here h, llvm::Value* expired) {
   CancelAwaited(b, h.task, h.idx);
   CancelChildSlots(b, h.idx, tasks_[h.task].children);
   CountCancelled(b, h.task, h.idx);
+  // A stream's wait is over too (`recv_each(...) within D`): its next completion must not wake
+  // the slot wherever the expiry sends it.
+  for (rgir::ScopeId s : tasks_[h.task].scopes) {
+    if (IsStream(s)) t.StoreVar(b, h.idx, ScopeWord(s) + kStreamWaiting, ir.getInt64(0));
+  }
   llvm::BasicBlock* end = b.NewBlock("expiry.end");
   llvm::SwitchInst* sw = ir.CreateSwitch(expired, end);
   for (rgir::ScopeId s : tasks_[h.task].scopes) {

@@ -357,6 +357,10 @@ class GraphLowerer {
   MemLayout mem_layout_;                       ///< where literals and shared buffers sit
   bool needs_paths_ = false;                   ///< the graph has openat requests
   std::vector<llvm::GlobalVariable*> params_;  ///< by ParamId
+  /// Host buffers parameters: `.rodata uringc_fixed_<p>`, its fixed-buffer index + 1 (0: none).
+  std::map<rgir::ParamId, llvm::GlobalVariable*> fixed_index_;
+  /// read/write on a host buffers view: READ_FIXED/WRITE_FIXED when the host registered it.
+  void UseFixedBuffer(StepBuilder& b, const rgir::Expr& view, SqeFields& f, uint8_t fixed_op);
   std::map<rgir::VarId, llvm::GlobalVariable*> outputs_;
   llvm::GlobalVariable* ready_ = nullptr;       ///< u32 [ready_size_]
   uint32_t ready_size_ = 16;

@@ -240,6 +240,7 @@ void GraphLowerer::DeclareGlobals() {
     if (p.type.kind == Type::Kind::kBuffers) {
       m_.AddRodata(kBufferBytesGlobalPrefix + p.name, ScalarType::kU64, p.type.count * p.type.size,
                    p.range);
+      fixed_index_[id] = m_.AddRodata(kFixedIndexGlobalPrefix + p.name, ScalarType::kU32, 0, p.range);
     }
   }
   for (rgir::VarId v = 0; v < g_.vars.size(); ++v) {

@@ -68,6 +68,24 @@ GraphLowerer::PathCopy GraphLowerer::CopyPath(StepBuilder& b, Val path) {
   return {ir.CreateAdd(b.ReadConst(mem_addr_), off, "path_addr"), err, pos};
 }
 
+// A view of a host buffers parameter, written as one (`buf[i]`, `buf[i][a..b]`): the host may
+// have registered that parameter's memory as fixed buffer k (uringc_fixed_<p> = k + 1, a frozen
+// constant, so the verifier walks only the branch that applies). The fixed opcodes take the same
+// address and length, which lie inside the registered memory, and skip the kernel's page walk.
+void GraphLowerer::UseFixedBuffer(StepBuilder& b, const rgir::Expr& view, SqeFields& f,
+                                  uint8_t fixed_op) {
+  const rgir::Expr* e = &view;
+  while (e->op == rgir::Expr::Op::kSlice) e = &e->operands[0];
+  if (e->op != rgir::Expr::Op::kBuffer) return;
+  auto it = fixed_index_.find(e->id);
+  if (it == fixed_index_.end()) return;
+  llvm::IRBuilder<>& ir = b.ir();
+  llvm::Value* k = b.ReadConst(it->second);
+  llvm::Value* fixed = ir.CreateICmpNE(k, ir.getInt32(0));
+  f.opcode_v = ir.CreateSelect(fixed, ir.getInt8(fixed_op), ir.getInt8(f.opcode), "rw_op");
+  f.buf_index = ir.CreateSelect(fixed, ir.CreateSub(k, ir.getInt32(1)), ir.getInt32(0), "buf_index");
+}
+
 void GraphLowerer::EmitRequest(StepBuilder& b, Here h, const rgir::Node& n) {
   llvm::IRBuilder<>& ir = b.ir();
   auto arg = [&](size_t i) { return Eval(b, h, n.args.at(i)); };
@@ -92,6 +110,8 @@ void GraphLowerer::EmitRequest(StepBuilder& b, Here h, const rgir::Node& n) {
       llvm::Value* off = scalar(2, i64);
       f = n.request == K::kRead ? sqe::Read(fd, buf.v, buf.len, off)
                                 : sqe::Write(fd, buf.v, buf.len, off);
+      UseFixedBuffer(b, n.args[1], f,
+                     n.request == K::kRead ? IORING_OP_READ_FIXED : IORING_OP_WRITE_FIXED);
       break;
     }
     case K::kRecv:

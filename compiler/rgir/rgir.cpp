@@ -156,6 +156,26 @@ bool CheckTaskLimits(const Graph& g, DiagnosticList& diagnostics) {
                           std::to_string(kMaxTaskSlots));
     return false;
   }
+  // A stream queues up to one completion per pool buffer in each instance of its task: its
+  // queues live in the task's slots, in `.bss`, which the kernel holds as one BPF map value of at
+  // most 4 MiB (KMALLOC_MAX_SIZE); half of that is left for everything else.
+  constexpr uint64_t kMostQueueBytes = 2ull << 20;
+  uint64_t queues = 0;
+  for (const Deadline& d : g.deadlines) {
+    if (d.kind != Deadline::Kind::kStream || d.pool >= g.params.size()) continue;
+    const uint64_t bytes = slots[d.task] * g.params[d.pool].type.count * 8;
+    queues += bytes;
+    if (queues <= kMostQueueBytes) continue;
+    diagnostics.Error(DiagKind::kTooManyTasks, d.range,
+                      "the streams' queues take " + std::to_string(queues) +
+                          " bytes with this one (an 8-byte word per pool buffer in each of its " +
+                          std::to_string(slots[d.task]) +
+                          " task instances), more than the " +
+                          std::to_string(kMostQueueBytes >> 20) +
+                          " MiB the controller's state may spend on them: use a smaller "
+                          "`provided` pool, or fewer lanes");
+    return false;
+  }
   return true;
 }
 

@@ -263,6 +263,10 @@ class BoundsChecker {
       case ast::Stmt::Kind::kForEach: {
         auto& x = *s.As<ForEachStmt>();
         for (auto& a : x.source->args) CheckExpr(*a);
+        if (Within* w = x.source->within.get()) {
+          CheckExpr(*w->duration);
+          if (w->action) WalkStmt(*w->action);
+        }
         WalkStmt(*x.body);
         break;
       }

@@ -152,6 +152,11 @@ class Fds {
       case Stmt::Kind::kLoop: Loop(*s.As<LoopStmt>()->body, nullptr, open, depth); break;
       case Stmt::Kind::kForEach:
         for (auto& a : s.As<ForEachStmt>()->source->args) Exprs(a.get(), open, depth);
+        if (Within* w = s.As<ForEachStmt>()->source->within.get()) {
+          Exprs(w->duration.get(), open, depth);
+          Open t = open;
+          if (w->action) Walk(*w->action, t, depth + 1);
+        }
         Loop(*s.As<ForEachStmt>()->body, nullptr, open, depth);
         break;
       case Stmt::Kind::kParallel: {

@@ -184,6 +184,11 @@ class Flow {
       case Stmt::Kind::kForEach: {
         auto& x = *s.As<ForEachStmt>();
         for (auto& a : x.source->args) Uses(a.get(), un);
+        if (Within* w = x.source->within.get()) {
+          Uses(w->duration.get(), un);
+          Set a = un;
+          if (w->action) Walk(*w->action, a);
+        }
         Set t = un;
         Walk(*x.body, t);
         return true;

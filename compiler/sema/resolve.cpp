@@ -229,6 +229,12 @@ class Resolver {
                                 "`recv_each(socket, pool)`"});
         }
         for (auto& a : x.source->args) ResolveExpr(*a);
+        if (Within* w = x.source->within.get()) {
+          ResolveExpr(*w->duration);
+          ++loop_depth_;  // its ACTION runs inside the loop: `break` leaves it
+          if (w->action) ResolveStmt(*w->action);
+          --loop_depth_;
+        }
         Push();
         Declare(*x.var);
         InLoop(*x.body);

@@ -194,11 +194,7 @@ void Checker::CheckForEach(ForEachStmt& x) {
       }
     }
   }
-  if (c.within) {
-    diags_.Error(DiagKind::kBadArguments, c.within->range,
-                 "a stream takes no `within`; bound the wait inside the body, or the whole "
-                 "loop with a block `{ ... } within D`");
-  }
+  CheckWithin(c.within.get());
   CheckBlock(*x.body);
 }
 

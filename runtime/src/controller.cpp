@@ -527,6 +527,39 @@ Result<void> Controller::ProvidePool(const Ring& ring) {
                                 static_cast<uint64_t>(*off), static_cast<uint64_t>(*size));
 }
 
+Result<void> Controller::RegisterFixedBuffers(const Ring& ring) {
+  // Pinning costs memory: buffers of `uringc run` are reserved lazily and may be declared far
+  // larger than what is touched, so only up to kMostFixedBytes in all (each at most 1 GiB, the
+  // kernel's limit) are registered; the others stay plain reads and writes.
+  constexpr uint64_t kMostFixedBytes = 256ull << 20;
+  std::vector<std::pair<void*, size_t>> iov;
+  std::vector<std::string> names;
+  uint64_t total = 0;
+  for (const BufferParam& b : buffers_) {
+    if (!globals_.Has(kFixedIndexGlobalPrefix + b.name)) continue;
+    auto addr = GetBytes(b.name);
+    if (!addr || addr->size() != 8 || b.bytes > (1ull << 30) || total + b.bytes > kMostFixedBytes)
+      continue;
+    uint64_t p = 0;
+    memcpy(&p, addr->data(), 8);
+    iov.emplace_back(reinterpret_cast<void*>(p), static_cast<size_t>(b.bytes));
+    names.push_back(b.name);
+    total += b.bytes;
+  }
+  if (iov.empty()) return {};
+  // A kernel that refuses (memlock limit, an old kernel) leaves the controller on plain reads
+  // and writes: the fixed opcodes are only an optimisation.
+  fixed_buffers_error_.clear();
+  if (auto r = ring.RegisterFixedBuffers(iov); !r) {
+    fixed_buffers_error_ = r.error().message;
+    return {};
+  }
+  for (size_t i = 0; i < names.size(); ++i) {
+    URINGC_TRY(SetUint(kFixedIndexGlobalPrefix + names[i], i + 1));
+  }
+  return {};
+}
+
 Result<void> Controller::Load(const Ring& ring) {
   if (loaded_) {
     return MakeError(DiagKind::kApiMisuse, EALREADY,
@@ -536,6 +569,7 @@ Result<void> Controller::Load(const Ring& ring) {
   URINGC_TRY(CheckBuffersSet());
   URINGC_TRY(CheckRingFits(ring));
   URINGC_TRY(ProvidePool(ring));
+  URINGC_TRY(RegisterFixedBuffers(ring));
   if (host_) return LoadOnHost(ring);
   if (ring.mem_region() != nullptr && !ring.mem_region_registered()) {
     return MakeError(DiagKind::kRingNotSupported, EINVAL,

@@ -5,6 +5,7 @@
 
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -208,6 +209,23 @@ Result<void> Ring::ProvideBufferRing(uint64_t ring_off, uint32_t count, uint64_t
   }
   // The kernel takes entries up to the tail (after the registration, which zeroed nothing).
   __atomic_store_n(&ring->tail, static_cast<uint16_t>(count), __ATOMIC_RELEASE);
+  return {};
+}
+
+Result<void> Ring::RegisterFixedBuffers(const std::vector<std::pair<void*, size_t>>& iov) const {
+  std::vector<iovec> v;
+  for (const auto& [p, n] : iov) v.push_back({p, n});
+  const auto nr = static_cast<unsigned>(v.size());
+  int ret = handle_->kernel->IoUringRegister(handle_->fd, IORING_REGISTER_BUFFERS, v.data(), nr);
+  if (ret == -EBUSY) {
+    handle_->kernel->IoUringRegister(handle_->fd, IORING_UNREGISTER_BUFFERS, nullptr, 0);
+    ret = handle_->kernel->IoUringRegister(handle_->fd, IORING_REGISTER_BUFFERS, v.data(), nr);
+  }
+  if (ret < 0) {
+    return MakeError(DiagKind::kRingSetupFailed, ret,
+                     "cannot register fixed buffers (IORING_REGISTER_BUFFERS: " +
+                         std::string(strerror(-ret)) + ")");
+  }
   return {};
 }
 

@@ -103,6 +103,9 @@ class Requests : public Compiled {
       SetBuf("buf", buf_);
     });
     if (!ready_) return false;
+    // Load registered `buf` as fixed buffer 0: reads and writes of it are READ_FIXED/WRITE_FIXED,
+    // which the kernel refuses (EFAULT) for an address outside the registered memory.
+    EXPECT_EQ(Get("uringc_fixed_buf"), 1);
     fds_before_ = OpenFds();
     const auto t0 = Clock::now();
     RunOutcome out = Run();
@@ -122,6 +125,25 @@ class Requests : public Compiled {
 TEST_F(Requests, Nop) {
   if (!RunOp(kNop, {})) return;
   EXPECT_EQ(Get("res"), 0);
+}
+
+// The fixed read really reads from the registered memory: the same read with the buffer
+// registered shorter than the view fails with EFAULT (the kernel checks the fixed buffer).
+TEST_F(Requests, ReadOnAFixedBufferIsCheckedAgainstItsRegistration) {
+  const int fd = Track(memfd_create("uringc_read_fixed", MFD_CLOEXEC));
+  ASSERT_EQ(pwrite(fd, "0123456789", 10, 0), 10);
+  Open(t_requests_bpf_obj, "requests", [&](Controller&) {
+    SetU("op", kRead);
+    Set("f", fd);
+    SetU("n", 4);
+    SetBuf("buf", buf_);
+  });
+  if (!ready_) return;
+  ASSERT_EQ(Get("uringc_fixed_buf"), 1);
+  ASSERT_TRUE(ring_->RegisterFixedBuffers({{buf_.p, 2}}).ok());  // 2 bytes instead of 8 KiB
+  RunOutcome out = Run();
+  EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
+  EXPECT_EQ(Get("res"), -EFAULT);
 }
 
 TEST_F(Requests, ReadAtOffset) {

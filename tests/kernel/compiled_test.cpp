@@ -32,6 +32,7 @@
 #include <fstream>
 #include <functional>
 #include <random>
+#include <mutex>
 #include <thread>
 #include <tuple>
 
@@ -43,6 +44,7 @@ URINGC_EMBEDDED(ex_deadline_bpf);
 URINGC_EMBEDDED(ex_echo_bpf);
 URINGC_EMBEDDED(ex_echo_multishot_bpf);
 URINGC_EMBEDDED(t_stream_small_pool_bpf);
+URINGC_EMBEDDED(t_stream_idle_bpf);
 URINGC_EMBEDDED(ex_proxy_bpf);
 URINGC_EMBEDDED(t_proxy_idle_bpf);
 URINGC_EMBEDDED(ex_fileserver_bpf);
@@ -127,6 +129,7 @@ INSTANTIATE_TEST_SUITE_P(
         Named{"requests", &t_requests_bpf_obj}, Named{"nop_parallel", &t_nop_parallel_bpf_obj},
         Named{"short_circuit", &t_short_circuit_bpf_obj}, Named{"data", &t_data_bpf_obj},
         Named{"stream_small_pool", &t_stream_small_pool_bpf_obj},
+        Named{"stream_idle", &t_stream_idle_bpf_obj},
         Named{"proxy", &ex_proxy_bpf_obj}),
     [](const auto& info) { return std::string(info.param.name); });
 
@@ -557,6 +560,54 @@ TEST_F(Compiled, StreamSmallPoolRearmsUntilEveryByteCameBack) {
               static_cast<long long>(Get("echoed")), static_cast<long long>(Get("chunks")));
 }
 
+// tests/compiled/stream_idle.uring: chunks 100 ms apart are echoed (each wait is shorter than
+// the 300 ms allowed), then nothing comes: 300 ms later the loop ends through its `else`, and
+// the graph sends "bye" and ends, with the socket still open.
+TEST_F(Compiled, StreamIdleEndsTheLoopWhenNoChunkComesInTime) {
+  int sv[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+  Open(t_stream_idle_bpf_obj, "stream_idle", [&](Controller&) {
+    Set("s", sv[1]);
+    SetU("idle", 300'000'000);
+  });
+  if (!ready_) {
+    close(sv[0]);
+    close(sv[1]);
+    return;
+  }
+  std::string back;
+  double ended_after = -1;
+  std::thread client([&] {
+    timeval tv{5, 0};
+    setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    for (int i = 0; i < 5; ++i) {
+      send(sv[0], "tick", 4, MSG_NOSIGNAL);
+      char b[4];
+      if (recv(sv[0], b, 4, MSG_WAITALL) == 4) back.append(b, 4);
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    const auto t0 = Clock::now();
+    char b[3];
+    if (recv(sv[0], b, 3, MSG_WAITALL) == 3 && std::string(b, 3) == "bye") {
+      ended_after = std::chrono::duration<double>(Clock::now() - t0).count();
+    }
+  });
+  RunOutcome out = Run();
+  client.join();
+  close(sv[0]);
+  close(sv[1]);
+  EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
+  EXPECT_EQ(back, "ticktickticktick" "tick");
+  EXPECT_EQ(Get("echoed"), 20);
+  EXPECT_EQ(Get("quiet"), 1);
+  // The last wait began when the fifth tick was echoed, 100 ms before the client started timing.
+  EXPECT_GE(ended_after, 0.15);
+  EXPECT_LE(ended_after, 1.5);
+  ExpectNothingLeft("stream_idle");
+  std::printf("stream_idle: quiet loop ended %.3f s after the client's last wait began\n",
+              ended_after);
+}
+
 // ----- examples/proxy.uring between real clients and a real upstream ----------------------------
 
 // An upstream echo server on its own threads: each connection gets back what it sends, and
@@ -658,6 +709,7 @@ TEST_F(Proxy, ClosesTheClientWhenTheUpstreamRefuses) {
     char b[8];
     eof = c >= 0 ? static_cast<int>(recv(c, b, sizeof(b), 0)) : -2;
     if (c >= 0) close(c);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the graph's last closes
   });
   EXPECT_EQ(out.status, RunStatus::kInterrupted) << out.controller_error;
   EXPECT_EQ(eof, 0) << "the client was not closed";
@@ -855,6 +907,103 @@ TEST_F(FileServer, AnswersKeysBeneathItsRootAndRefusesTheRest) {
   EXPECT_GE(idle_closed_after, 9.5);
   EXPECT_LE(idle_closed_after, 14.0);
   EXPECT_EQ(Get("served"), 1 + 1 + 3 + 64);
+}
+
+// Hostile clients, all at once, while a well-behaved client keeps asking: 4 KiB of garbage (its
+// first four bytes a length far over 255: -EINVAL and closed), a frame cut off by the client's
+// close (closed without a reply), a request sent one byte a second (answered: its 9 bytes take 8
+// s, within the 10 s limit), and 2,000 connections in rounds of 100 that close at once (as many
+// as the 64 lanes and the listen backlog of 64 take while two lanes are busy). The
+// well-behaved client gets every answer right throughout, the server serves a new client after
+// it all, and no descriptor is left behind.
+TEST_F(FileServer, HostileClientsChangeNothingForTheOthers) {
+  OpenFileServer();
+  if (!ready_) return;
+  std::vector<std::string> failures;
+  std::mutex failures_mu;
+  auto expect = [&](bool ok, const std::string& what) {
+    if (ok) return;
+    std::lock_guard<std::mutex> lock(failures_mu);
+    failures.push_back(what);
+  };
+  const size_t fds_before = OpenFds();
+  size_t fds_after = 0;
+  RunOutcome out = Serve([&] {
+    const auto t_start = Clock::now();
+    std::atomic<bool> hostile_done{false};
+    std::thread steady([&] {
+      const int s = Connect(port_);
+      int asked = 0;
+      while (!hostile_done.load() || asked < 10) {
+        const std::string req = FileRequest(asked % 2 ? "a.txt" : "sub/d.txt");
+        send(s, req.data(), req.size(), MSG_NOSIGNAL);
+        const auto want = asked % 2 ? std::make_pair(0, std::string("hello file"))
+                                    : std::make_pair(0, std::string("deep"));
+        expect(FileReply(s) == want, "steady client, request " + std::to_string(asked));
+        asked++;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+      close(s);
+    });
+    std::thread slow([&] {
+      const int s = Connect(port_);
+      timeval tv{15, 0};
+      setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+      const std::string req = FileRequest("a.txt");
+      for (size_t i = 0; i < req.size(); ++i) {
+        send(s, &req[i], 1, MSG_NOSIGNAL);
+        if (i + 1 < req.size()) std::this_thread::sleep_for(std::chrono::seconds(1));
+      }
+      expect(FileReply(s) == std::make_pair(0, std::string("hello file")),
+             "the one-byte-a-second client");
+      close(s);
+    });
+    {
+      const int g = Connect(port_);
+      std::string garbage = RandomBytes(4096, 7);
+      const uint32_t huge = 0xdeadbeef;
+      std::memcpy(garbage.data(), &huge, 4);
+      send(g, garbage.data(), garbage.size(), MSG_NOSIGNAL);
+      expect(FileReply(g) == std::make_pair(-EINVAL, std::string()), "garbage: -EINVAL");
+      char x;
+      expect(recv(g, &x, 1, 0) <= 0, "garbage: closed");
+      close(g);
+    }
+    {
+      const int t = Connect(port_);
+      const std::string cut = FileRequest(std::string(100, 'k')).substr(0, 14);
+      send(t, cut.data(), cut.size(), MSG_NOSIGNAL);
+      close(t);
+    }
+    for (int round = 0; round < 20; ++round) {
+      std::vector<int> burst;
+      for (int i = 0; i < 100; ++i) {
+        const int c = Connect(port_);
+        if (c >= 0) burst.push_back(c);
+      }
+      expect(burst.size() == 100, "burst " + std::to_string(round) + ": " +
+                                      std::to_string(burst.size()) + " of 100 connected");
+      for (int c : burst) close(c);
+    }
+    std::printf("hostile: bursts done after %.1f s\n",
+                std::chrono::duration<double>(Clock::now() - t_start).count());
+    hostile_done = true;
+    slow.join();
+    steady.join();
+    {
+      const int s = Connect(port_);
+      const std::string req = FileRequest("a.txt");
+      send(s, req.data(), req.size(), MSG_NOSIGNAL);
+      expect(FileReply(s) == std::make_pair(0, std::string("hello file")), "a client after it all");
+      close(s);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    fds_after = OpenFds();
+  });
+  EXPECT_EQ(out.status, RunStatus::kInterrupted) << out.controller_error;
+  EXPECT_TRUE(failures.empty()) << ::testing::PrintToString(failures);
+  EXPECT_EQ(fds_after, fds_before) << "descriptors left open";
+  EXPECT_EQ(Get("served"), 1 + 1 + 1 + 1 + 2000 + 1);
 }
 
 

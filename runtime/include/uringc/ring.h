@@ -18,6 +18,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "uringc/kernel.h"
 #include "uringc/result.h"
@@ -98,6 +100,9 @@ class Ring {
   /// A group 0 registered before (an earlier controller on this ring) is replaced.
   Result<void> ProvideBufferRing(uint64_t ring_off, uint32_t count, uint64_t buf_off,
                                  uint64_t size) const;
+  /// Registers `iov` as the ring's fixed buffers (IORING_REGISTER_BUFFERS), replacing any an
+  /// earlier controller registered; returns the kernel's error (ENOMEM past RLIMIT_MEMLOCK...).
+  Result<void> RegisterFixedBuffers(const std::vector<std::pair<void*, size_t>>& iov) const;
   /// CQEs posted and not yet consumed (CQ tail - head), read from the mapped rings; for checks
   /// such as "the controller left no completion behind". 0 for a borrowed ring.
   uint32_t CqReady() const;
