@@ -79,19 +79,24 @@ void Builder::Block(const ast::Block& b) {
   }
 }
 
-void Builder::Deadlined(const ast::Within& w, SourceRange range,
-                        const std::function<void()>& body, VarId call_result) {
+ScopeId Builder::OpenScope(Deadline d, SourceRange range) {
   const ScopeId sc = static_cast<ScopeId>(g_.deadlines.size());
-  Deadline d;
   d.parent = task_.scopes.empty() ? kNone : task_.scopes.back();
   d.task = task_.task;
-  d.duration = Value(*w.duration);
-  d.range = w.range;
   g_.deadlines.push_back(std::move(d));
   const NodeId start = Emit(Node::Kind::kDeadlineStart, range);
   g_.nodes[start].scope = sc;
   g_.deadlines[sc].start = start;
   task_.scopes.push_back(sc);
+  return sc;
+}
+
+void Builder::Deadlined(const ast::Within& w, SourceRange range,
+                        const std::function<void()>& body, VarId call_result) {
+  Deadline d;
+  d.duration = Value(*w.duration);
+  d.range = w.range;
+  const ScopeId sc = OpenScope(std::move(d), range);
   body();
   task_.scopes.pop_back();
   if (!Dead()) g_.nodes[Emit(Node::Kind::kDeadlineEnd, w.range)].scope = sc;
@@ -312,20 +317,13 @@ void Builder::Loop(const ast::Stmt& s, const ast::Block& body, const ast::Expr* 
 // `continue` goes to the release.
 void Builder::ForEach(const ast::ForEachStmt& s) {
   const ast::CallExpr& src = *s.source;
-  const ScopeId sc = static_cast<ScopeId>(g_.deadlines.size());
   Deadline d;
   d.kind = Deadline::Kind::kStream;
-  d.parent = task_.scopes.empty() ? kNone : task_.scopes.back();
-  d.task = task_.task;
   d.socket = Value(*src.args[0]);
   d.pool = params_.at(src.args[1]->As<ast::NameExpr>()->resolved.binding);
   d.chunk = Declare(*s.var);
   d.range = src.range;
-  g_.deadlines.push_back(std::move(d));
-  const NodeId start = Emit(Node::Kind::kDeadlineStart, src.range);
-  g_.nodes[start].scope = sc;
-  g_.deadlines[sc].start = start;
-  task_.scopes.push_back(sc);
+  const ScopeId sc = OpenScope(std::move(d), src.range);
 
   const Type i32 = Type::Int(32, true);
   const VarId status = NewVar("recv_each.status", i32, Var::Kind::kTemp, src.range);
@@ -382,17 +380,11 @@ NodeId Builder::StreamWait(ScopeId sc, VarId status, const ast::CallExpr& src) {
   };
   if (!src.within) return wait();
   const ast::Within& w = *src.within;
-  const ScopeId ds = static_cast<ScopeId>(g_.deadlines.size());
   Deadline d;
-  d.parent = sc;
-  d.task = task_.task;
   d.duration = Value(*w.duration);
   d.range = w.range;
-  g_.deadlines.push_back(std::move(d));
-  const NodeId start = Emit(Node::Kind::kDeadlineStart, w.range);
-  g_.nodes[start].scope = ds;
-  g_.deadlines[ds].start = start;
-  task_.scopes.push_back(ds);
+  const ScopeId ds = OpenScope(std::move(d), w.range);  // inside the stream's scope
+  const NodeId start = g_.deadlines[ds].start;
   wait();
   task_.scopes.pop_back();
   g_.nodes[Emit(Node::Kind::kDeadlineEnd, w.range)].scope = ds;

@@ -69,6 +69,8 @@ class Builder {
   void Deadlined(const ast::Within& w, SourceRange range, const std::function<void()>& body,
                  VarId call_result = kNone);
   NodeId Latch(SourceRange range);
+  /// Adds scope `d` (its parent and task filled in), emits its kDeadlineStart and opens it.
+  ScopeId OpenScope(Deadline d, SourceRange range);
   void Increment(VarId v, SourceRange range);
   void CloseScopes(size_t depth, SourceRange range);
   TaskId NewTask(Task::Kind kind, std::string name, SourceRange range);
