@@ -60,8 +60,7 @@ void GraphLowerer::ArmStream(StepBuilder& b, Here h, rgir::ScopeId s) {
               .ioprio = IORING_RECV_MULTISHOT,
               .fd = ir.CreateTrunc(t.LoadVar(b, h.idx, ScopeWord(s) + kStreamSocket),
                                    ir.getInt32Ty()),
-              .user_data = UserData(b, h.task, h.idx, seq)};
-  f.buf_group = 0;
+              .user_data = UserData(b, h.task, h.idx, seq)};  // buffer group 0: the pool
   Push(b, f);
   t.StoreVar(b, h.idx, ScopeWord(s), ir.CreateZExt(seq, ir.getInt64Ty()));
 }
@@ -97,7 +96,6 @@ void GraphLowerer::EmitStreamTake(StepBuilder& b, Here h, const rgir::Node& n) {
   TaskTable& t = Table(h.task);
   llvm::IRBuilder<>& ir = b.ir();
   const uint32_t w = ScopeWord(n.scope);
-  llvm::Type* i64 = ir.getInt64Ty();
   llvm::AllocaInst* status;
   {
     llvm::Function* f = ir.GetInsertBlock()->getParent();
@@ -142,7 +140,6 @@ void GraphLowerer::EmitStreamTake(StepBuilder& b, Here h, const rgir::Node& n) {
         });
       });
   StoreVar(b, h, n.var, Val{ir.CreateLoad(ir.getInt32Ty(), status)});
-  (void)i64;
 }
 
 void GraphLowerer::EmitStreamRelease(StepBuilder& b, Here h, rgir::ScopeId s, llvm::Value* idx) {

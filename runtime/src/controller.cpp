@@ -67,9 +67,19 @@ std::string WriteVerifierLog(const std::string& path, const std::string& log) {
   return "note: cannot write the verifier log to `" + path + "`\n";
 }
 
+// The most bytes of one variable GetBytes copies out (and Format prints): a section the object
+// declares may be gigabytes that libbpf maps without touching.
+constexpr uint64_t kMostVarBytes = 64ull << 20;
+
 // A variable's bytes out of its section's; offset and size come from the object's BTF and may
 // be anything, hence the 64-bit sum.
 Result<std::vector<uint8_t>> VarBytes(const GlobalVar& v, const uint8_t* section, size_t size) {
+  if (v.size > kMostVarBytes) {
+    return MakeError(DiagKind::kBadObject, E2BIG,
+                     "`" + v.name + "` is " + std::to_string(v.size) +
+                         " bytes, more than the " + std::to_string(kMostVarBytes >> 20) +
+                         " MiB a variable's value is read as");
+  }
   if (uint64_t{v.offset} + v.size > size) {
     return MakeError(
         DiagKind::kBadObject, EINVAL,
