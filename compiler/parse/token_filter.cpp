@@ -16,8 +16,11 @@ bool ContinuesAfter(std::string_view t) {
   return kSet.count(t) != 0;
 }
 
-// Tokens that cannot start a statement, so a newline before them is not a statement end.
-bool ContinuesBefore(std::string_view t) { return t == "else" || t == ")" || t == "]"; }
+// Tokens that cannot start a statement, so a newline before them is not a statement end (`->`:
+// a long graph or fn header may put its results on the next line).
+bool ContinuesBefore(std::string_view t) {
+  return t == "else" || t == ")" || t == "]" || t == "->";
+}
 
 }  // namespace
 

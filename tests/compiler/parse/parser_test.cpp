@@ -80,6 +80,14 @@ TEST(Parse, NewlinesInsideParensAndAfterOperatorsContinueTheStatement) {
   EXPECT_NE(g->body->stmts[2]->As<ast::IfStmt>()->else_stmt, nullptr);
 }
 
+TEST(Parse, AHeaderMayPutItsResultsOnTheNextLine) {
+  auto p = Parse("graph g(a: u32, b: u32)\n    -> (o: u32) {\n  o = a\n}\n"
+                 "fn f(a: u32)\n  -> i32 { return 0 }\n");
+  EXPECT_FALSE(p->diags.HasErrors());
+  ASSERT_EQ(p->file->decls.size(), 2u);
+  EXPECT_EQ(p->file->decls[0]->As<ast::GraphDecl>()->outputs.size(), 1u);
+}
+
 TEST(Parse, AnyArmsBindResults) {
   auto p = Parse("graph g(a: fd, buf: buffers[2] of 16) {\n any {\n  read(a, buf[0], 0) as n => { }\n"
                  "  nop() => { }\n } within 10 ms else fail ETIME\n}\n");
