@@ -103,13 +103,16 @@ class CompileCli(unittest.TestCase):
         ll = self.compile_llvm("graph b(f: fd, buf: buffers[3] of 1 KiB) {\n read(f, buf[0], 0)?\n}\n")
         self.assertRegex(ll, r"@uringc_buffer_bytes_buf = [a-z_ ]*constant i64 3072, section \"\.rodata\"")
 
-    def test_header(self):
-        ex = os.path.join(ROOT, "examples", "copy.uring")
-        o = self.out("copy.bpf.o")
-        p = run("compile", "--emit-header", ex, "-o", o)
+    def example_header(self, name):
+        """The C header `compile --emit-header` writes for examples/NAME.uring."""
+        ex = os.path.join(ROOT, "examples", name + ".uring")
+        p = run("compile", "--emit-header", ex, "-o", self.out(name + ".bpf.o"))
         self.assertEqual(p.returncode, 0, p.stderr)
-        with open(self.out("copy.h")) as f:
-            h = f.read()
+        with open(self.out(name + ".h")) as f:
+            return f.read()
+
+    def test_header(self):
+        h = self.example_header("copy")
         for want in ("#define URINGC_COPY_PARAM_BUF_COUNT 4u", "#define URINGC_COPY_PARAM_BUF_SIZE 65536ull",
                      "#define URINGC_COPY_PARAM_BUF_BYTES 262144ull",
                      '#define URINGC_COPY_PARAM_BUF_BYTES_GLOBAL "uringc_buffer_bytes_buf"',
@@ -126,12 +129,7 @@ class CompileCli(unittest.TestCase):
         self.assertNotRegex(ll, r"@s = ")
 
     def test_header_of_shared_buffers(self):
-        ex = os.path.join(ROOT, "examples", "fileserver.uring")
-        o = self.out("fileserver.bpf.o")
-        p = run("compile", "--emit-header", ex, "-o", o)
-        self.assertEqual(p.returncode, 0, p.stderr)
-        with open(self.out("fileserver.h")) as f:
-            h = f.read()
+        h = self.example_header("fileserver")
         for want in ("#define URINGC_FILESERVER_PARAM_INBOX_COUNT 64u",
                      "#define URINGC_FILESERVER_PARAM_INBOX_BYTES 65536ull",
                      "#define URINGC_FILESERVER_PARAM_INBOX_OFFSET "):
