@@ -47,11 +47,11 @@ def parse_results(console):
     return results
 
 
-def run_suite(suite, binary, objects_dir, work, rounds, nops, copy_bytes, rings, timeout):
-    """Boots `suite` once; returns (kernel release, accelerator, {workload: [BENCH dicts]})."""
+def boot_suite(suite, tests, timeout):
+    """Boots `suite` once with `tests`; returns (kernel release, accelerator, console), or raises
+    BenchError when the guest crashed twice, stopped early or skipped a test."""
     qemu = vmlib.find_qemu()
     kernel_dir, release = vmlib.fetch_kernel(suite)
-    tests = guest_tests(binary, objects_dir, work, rounds, nops, copy_bytes, rings)
     with tempfile.TemporaryDirectory(prefix="uringc-bench-") as tmp:
         initrd = os.path.join(tmp, "initrd.gz")
         vmlib.build_initramfs(tests, initrd, guest_timeout=max(60, timeout - 60))
@@ -76,6 +76,13 @@ def run_suite(suite, binary, objects_dir, work, rounds, nops, copy_bytes, rings,
     accel = "KVM" if vmlib.use_kvm() else "software emulation (TCG), 1 vCPU"
     print(f"[{release}] {len(tests)} runs in {time.monotonic() - start:.0f} s ({accel})",
           flush=True)
+    return release, accel, console
+
+
+def run_suite(suite, binary, objects_dir, work, rounds, nops, copy_bytes, rings, timeout):
+    """Boots `suite` once; returns (kernel release, accelerator, {workload: [BENCH dicts]})."""
+    tests = guest_tests(binary, objects_dir, work, rounds, nops, copy_bytes, rings)
+    release, accel, console = boot_suite(suite, tests, timeout)
     try:
         return release, accel, parse_results(console)
     except BenchError as e:

@@ -35,6 +35,8 @@ int64_t FileSize(int fd) {
 }
 
 std::string MakeInputFile(const std::string& path, uint64_t size) {
+  const size_t slash = path.rfind('/');
+  if (slash != std::string::npos && slash > 0) mkdir(path.substr(0, slash).c_str(), 0755);
   const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return "cannot create " + path + ": " + strerror(errno);
   std::vector<uint64_t> chunk(kChunk / 8);

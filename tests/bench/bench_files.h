@@ -7,7 +7,8 @@
 
 namespace uringc_bench {
 
-/// Writes `size` bytes of pseudo-random data to `path`; empty or an error message.
+/// Writes `size` bytes of pseudo-random data to `path` (making its folder if it is missing);
+/// empty or an error message.
 std::string MakeInputFile(const std::string& path, uint64_t size);
 /// Empty when the files at `a` and `b` hold the same bytes, else what differs.
 std::string CompareFiles(const std::string& a, const std::string& b);

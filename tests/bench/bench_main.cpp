@@ -8,7 +8,12 @@
 //                     [--program G] [--ring M]
 //   uringc-bench copy --name W --runner user|c|compiled|host --src IN --dst OUT [--depth D]
 //                     [--block B] [--object F] [--program G] [--ring M]
+//   uringc-bench server --name W --protocol echo|file --port P --conns C --server 'CMD ARGS'
+//                       [--seconds S] [--warmup S] [--message B] [--key K --file PATH]
+//                       [--upstream 'CMD ARGS' --upstream-port P]
 // `host` runs graph G's --target=host build (linked in, host_programs.h) on the host engine.
+// `server` starts the server command (and an upstream's first), drives it with the load
+// generator (loadgen.h) and stops it (server_workloads.h); PATH holds the file KEY names.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -17,13 +22,16 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <functional>
+#include <sstream>
 #include <string>
 
 #include "bench_files.h"
 #include "bench_ring.h"
 #include "bpf_workloads.h"
 #include "host_programs.h"
+#include "server_workloads.h"
 #include "user_workloads.h"
 
 namespace uringc_bench {
@@ -108,6 +116,28 @@ Measurement Copy(const Options& o) {
   return m;
 }
 
+std::vector<std::string> Words(const std::string& command) {
+  std::istringstream in(command);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+int Server(ServerRun run, const std::string& name, const std::string& server,
+           const std::string& upstream, const std::string& file) {
+  run.server = Words(server);
+  run.upstream = Words(upstream);
+  if (run.load.protocol == "file") {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+      std::fprintf(stderr, "uringc-bench: cannot read %s (--file)\n", file.c_str());
+      return 2;
+    }
+    run.load.expected.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  return RunServer(name, run) ? 0 : 1;
+}
+
 int Main(int argc, char** argv) {
   CLI::App app{"Runs one uringc benchmark workload and prints a BENCH line"};
   app.require_subcommand(1);
@@ -119,6 +149,25 @@ int Main(int argc, char** argv) {
   make_file->add_option("bytes", bytes)->required();
   auto* nops = app.add_subcommand("nops", "NOPs, K in flight");
   auto* copy = app.add_subcommand("copy", "copy a file, byte-exact");
+  auto* server = app.add_subcommand("server", "a server under load from C connections");
+  ServerRun srun;
+  std::string server_cmd, upstream_cmd, file;
+  server->add_option("--name", o.name, "the workload's name in the BENCH line")->required();
+  server->add_option("--protocol", srun.load.protocol, "echo (proxies too) or file")
+      ->required()
+      ->check(CLI::IsMember({"echo", "file"}));
+  server->add_option("--port", srun.load.port, "where the server listens")->required();
+  server->add_option("--conns", srun.load.conns, "connections, one request in flight each")
+      ->check(CLI::Range(1, 1024));
+  server->add_option("--seconds", srun.load.seconds, "the measured window");
+  server->add_option("--warmup", srun.load.warmup, "seconds of load before the window");
+  server->add_option("--message", srun.load.message, "echo: bytes per request")
+      ->check(CLI::Range(1u, 1u << 20));
+  server->add_option("--key", srun.load.key, "file: the key asked for");
+  server->add_option("--file", file, "file: the file the key names (the expected reply)");
+  server->add_option("--server", server_cmd, "the server's command line")->required();
+  server->add_option("--upstream", upstream_cmd, "an upstream to start first (proxies)");
+  server->add_option("--upstream-port", srun.upstream_port, "where the upstream listens");
   for (CLI::App* sub : {nops, copy}) {
     sub->add_option("--name", o.name, "the workload's name in the BENCH line")->required();
     sub->add_option("--runner", o.runner,
@@ -154,6 +203,7 @@ int Main(int argc, char** argv) {
     if (!error.empty()) std::fprintf(stderr, "uringc-bench: %s\n", error.c_str());
     return error.empty() ? 0 : 1;
   }
+  if (server->parsed()) return Server(srun, o.name, server_cmd, upstream_cmd, file);
   if ((o.runner == "c" || o.runner == "compiled") && o.object.empty()) {
     std::fprintf(stderr, "uringc-bench: --runner=%s needs --object\n", o.runner.c_str());
     return 2;

@@ -1,0 +1,24 @@
+// The server benchmark's runs: a server started as its own process (a compiled graph under
+// `uringc-run`, or one of the hand-written liburing servers), driven by the load generator
+// (loadgen.h), then stopped with SIGINT; it must have kept running and must exit cleanly.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "loadgen.h"
+
+namespace uringc_bench {
+
+struct ServerRun {
+  std::vector<std::string> server;    ///< the server's command line
+  std::vector<std::string> upstream;  ///< proxy runs: the upstream's command line
+  uint16_t upstream_port = 0;
+  LoadSpec load;
+};
+
+/// Runs `run` and prints its BENCH line: {"workload", "ok", "conns", "requests", "seconds",
+/// "req_s", "p50_us", "p99_us"[, "error"]}. Returns false when anything went wrong.
+bool RunServer(const std::string& workload, const ServerRun& run);
+
+}  // namespace uringc_bench
