@@ -20,8 +20,11 @@ add_suite() {  # add_suite SUITE URI: adds a deb822 source unless some source al
       /usr/share/keyrings/debian-archive-keyring.gpg >"/etc/apt/sources.list.d/uringc-$suite.sources"
   fi
 }
-add_suite bookworm-security http://deb.debian.org/debian-security
-add_suite bookworm-backports http://deb.debian.org/debian
+# From the mirror apt already uses (scripts/debian-mirror.sh; URINGC_DEBIAN_MIRROR and
+# URINGC_DEBIAN_SECURITY_MIRROR override it), so a local mirror or proxy keeps working.
+mirror_of=$(dirname "${BASH_SOURCE[0]}")/debian-mirror.sh
+add_suite bookworm-security "$("$mirror_of" security)"
+add_suite bookworm-backports "$("$mirror_of" archive)"
 
 packages=(
   # build

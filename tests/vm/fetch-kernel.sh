@@ -12,7 +12,8 @@
 # a private sources list, lists folder and cache, so sid never enters the system's apt sources.
 # A cached kernel younger than URINGC_KERNEL_MAX_AGE_DAYS (default 7) is used without any network
 # access; an older one is refreshed, and kept if the mirror cannot be reached.
-# URINGC_CACHE_DIR (default ~/.cache/uringc) and URINGC_DEBIAN_MIRROR override the defaults.
+# URINGC_CACHE_DIR (default ~/.cache/uringc) and URINGC_DEBIAN_MIRROR override the defaults; the
+# mirror is otherwise the one the machine's apt sources name (scripts/debian-mirror.sh).
 # Each fetch records the files' checksums (`sha256sums`); an entry that no longer matches them (a
 # truncated copy, flipped bytes, an emptied file) is damaged and fetched again, or named when it
 # cannot be. A cache this user cannot write (read-only) is used when its kernel is intact.
@@ -38,7 +39,8 @@ fi
 cache=${URINGC_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/uringc}
 dest=$cache/kernels/$suite
 max_age_days=${URINGC_KERNEL_MAX_AGE_DAYS:-7}
-mirror=${URINGC_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+# The mirror this machine's apt uses (scripts/debian-mirror.sh), unless URINGC_DEBIAN_MIRROR says.
+mirror=$("$(dirname "${BASH_SOURCE[0]}")/../../scripts/debian-mirror.sh" archive)
 say() { echo "fetch-kernel[$suite]: $*" >&2; }
 
 # One fetch at a time per cache: parallel CTest jobs share the apt lists folder and the kernels.
