@@ -15,7 +15,8 @@ Backend& Mutable(Compilation& c) { return static_cast<Backend&>(*c.backend); }
 
 // Picks request.graph, or the only graph; false with usage_error set when that is impossible.
 bool ChooseGraph(Compilation& c, Backend& b) {
-  const std::string& file = b.request.file;
+  // The root's name as diagnostics give it (`<stdin>` for `-`, `<command-line>` for -e).
+  const std::string& file = c.program.modules.empty() ? b.request.file : c.program.modules[0].path;
   if (b.request.graph.empty()) {
     if (c.rgir->graphs.size() == 1) {
       b.graph = &c.rgir->graphs[0];

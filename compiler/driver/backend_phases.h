@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,8 @@ namespace uringc::driver {
 
 /// What to make of a `.uring` file: which graph, for which kernel, at which level, as what.
 struct CompileRequest {
-  std::string file;
+  std::string file;                    ///< `-`: standard input
+  std::optional<std::string> program;  ///< -e PROGRAM: the text, instead of `file`
   std::string graph;  ///< which graph; empty = the only one
   CodegenOptions codegen;
   /// kBpf: the BPF object. kHost: also the host engine's x86-64 object, which embeds the BPF

@@ -13,12 +13,24 @@ std::string DefaultStdlibDir() {
 }
 
 bool Compilation::LoadRoot(const std::string& path, std::string& io_error) {
-  std::string text;
-  if (!ReadSourceFile(path, text, io_error)) return false;
+  std::string text, name = path;
+  if (options.program) {
+    name = kProgramName;
+    text = *options.program;
+    if (text.size() > kMaxSourceFileSize) {
+      io_error = "the -e program is larger than 4 MiB, the limit for a source file";
+      return false;
+    }
+  } else if (path == "-") {
+    name = kStdinName;
+    if (ReadStandardInput(kMaxSourceFileSize, text, io_error) != 0) return false;
+  } else if (!ReadSourceFile(path, text, io_error)) {
+    return false;
+  }
   program.stdlib_dir = options.stdlib_dir;
   sema::Module root;
-  root.path = path;
-  root.file_id = sources.Add(path, std::move(text));
+  root.path = name;
+  root.file_id = sources.Add(name, std::move(text));
   program.modules.push_back(std::move(root));
   return true;
 }

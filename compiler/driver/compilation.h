@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "diag/diagnostic.h"
@@ -19,7 +20,14 @@ struct FrontendOptions {
   /// Where `import std.x` looks first (the stdlib/ directory of the source tree by default).
   std::string stdlib_dir;
   ParseOptions parse;
+  /// `-e PROGRAM`: the root module's text, instead of a file's.
+  std::optional<std::string> program;
 };
+
+/// The root module's name in diagnostics when it comes from `-` or `-e` (as GCC names them);
+/// imports beside it are looked for in the current directory.
+inline constexpr const char* kStdinName = "<stdin>";
+inline constexpr const char* kProgramName = "<command-line>";
 
 /// The default stdlib directory: $URINGC_STDLIB, else the one this build was configured with.
 std::string DefaultStdlibDir();
@@ -39,8 +47,9 @@ struct Compilation {
   /// Set by the back end before its rows run; empty when only the front end runs.
   std::unique_ptr<BackendState> backend;
 
-  /// Reads `path` as the root module (not yet parsed). False with `io_error` set when the file
-  /// cannot be read: that is a usage/I-O failure (exit code 2), not a diagnostic.
+  /// Reads `path` as the root module (not yet parsed): standard input when it is `-`, and
+  /// options.program instead of any file when that is set. False with `io_error` set when the
+  /// input cannot be read: that is a usage/I-O failure (exit code 2), not a diagnostic.
   bool LoadRoot(const std::string& path, std::string& io_error);
 };
 

@@ -54,6 +54,13 @@ std::string HeaderPathFor(std::string path) {
 int Compile(const CompileCommand& cmd, Io& io) {
   const Options& opts = cmd.opts;
   CompileRequest req = cmd.request;
+  const std::vector<std::string> files =
+      req.file.empty() ? std::vector<std::string>{} : std::vector<std::string>{req.file};
+  if (int s = CheckInputsOrSay(files, opts.program, io); s != kExitOk) return s;
+  if (opts.program) {
+    req.program = opts.program;
+    req.file = kProgramName;
+  }
   req.codegen.emit = opts.emit == "asm"    ? EmitKind::kAsm
                      : opts.emit == "llvm" ? EmitKind::kLlvm
                                            : EmitKind::kObj;
@@ -119,6 +126,7 @@ std::optional<std::string> CompileFile(const CompileRequest& req, Compilation& c
                                        std::string& io_error, std::string_view last,
                                        const std::function<void(const Phase&)>& after) {
   if (c.options.stdlib_dir.empty()) c.options.stdlib_dir = DefaultStdlibDir();
+  c.options.program = req.program;
   if (!c.LoadRoot(req.file, io_error)) return std::nullopt;
   Backend& b = StartBackend(c, req);
   const bool ran = RunPipeline(c, CompilePhases(), last, after);
@@ -212,7 +220,8 @@ Runner DeclareCompile(CLI::App& cmd, bool test_switches) {
                  "add an instruction the BPF backend cannot select (LLVM fails fatally)")
         ->group(group);
   }
-  cmd.add_option("FILE", s->request.file, "the .uring file")->required();
+  AddProgramOption(cmd, s->opts.program);
+  cmd.add_option("FILE", s->request.file, "the .uring file (- for standard input)");
   return [s](Io& io) { return Compile(*s, io); };
 }
 

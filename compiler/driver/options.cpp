@@ -86,6 +86,23 @@ void AddOutputOption(CLI::App& cmd, Options& opts, const std::string& descriptio
   cmd.add_option("-o,--output", opts.output, description)->type_name("FILE");
 }
 
+void AddProgramOption(CLI::App& cmd, std::optional<std::string>& program) {
+  cmd.add_option_function<std::string>(
+         "-e,--program", [&program](const std::string& text) { program = text; },
+         "the program's text instead of FILE (FILE may also be -, standard input)")
+      ->type_name("PROGRAM");
+}
+
+std::string CheckInputs(const std::vector<std::string>& files,
+                        const std::optional<std::string>& program) {
+  if (program && !files.empty()) return "give FILE or -e PROGRAM, not both";
+  if (!program && files.empty()) return "no input: name a FILE, - for standard input, or -e PROGRAM";
+  size_t stdin_uses = 0;
+  for (const std::string& f : files) stdin_uses += f == "-";
+  if (stdin_uses > 1) return "standard input (-) can be read only once";
+  return "";
+}
+
 std::shared_ptr<CLI::FormatterBase> HelpFormatter() { return std::make_shared<Formatter>(); }
 
 }  // namespace uringc::driver

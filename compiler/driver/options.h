@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,17 @@ struct Options {
   DiagnosticsFormat diagnostics_format = DiagnosticsFormat::kText;
   size_t error_limit = DiagnosticList::kDefaultLimit;  ///< 0: no limit
   std::string stdlib;  ///< --stdlib=DIR; empty: DefaultStdlibDir()
+  std::optional<std::string> program;  ///< -e PROGRAM
 };
+
+/// -e PROGRAM (also --program=PROGRAM): the program's text on the command line instead of a
+/// FILE, as bpftrace's -e; FILE may also be `-`, standard input.
+void AddProgramOption(CLI::App& cmd, std::optional<std::string>& program);
+
+/// "" when the command names its input once (FILE..., or -e PROGRAM, and `-` at most once),
+/// else the usage error to print.
+std::string CheckInputs(const std::vector<std::string>& files,
+                        const std::optional<std::string>& program);
 
 /// --diagnostics-format=text|json and --error-limit=N.
 void AddDiagnosticsOptions(CLI::App& cmd, Options& opts);

@@ -34,6 +34,7 @@ struct RunCompiledCommand {
   CompileRequest request;
   std::string target_kernel{kDefaultTargetKernel};
   std::string stdlib;
+  std::optional<std::string> program;  ///< -e PROGRAM
 };
 
 bool EndsWith(const std::string& s, const std::string& e) {
@@ -48,7 +49,8 @@ std::optional<std::string> CompileToTemp(const RunCompiledCommand& cmd, std::str
                                          std::unique_ptr<HostJit>& host) {
   status = kExitUsage;
   CompileRequest req = cmd.request;
-  req.file = cmd.file;
+  req.file = cmd.program ? kProgramName : cmd.file;
+  req.program = cmd.program;
   if (!cmd.run.vm && cmd.run.engine != EngineChoice::kKernel) req.target = CodeTarget::kHost;
   std::string error;
   // With --vm the program runs in the guests, so `auto` means their kernels, not this one.
@@ -107,12 +109,17 @@ std::optional<std::string> CompileToTemp(const RunCompiledCommand& cmd, std::str
 }
 
 int RunCompiled(const RunCompiledCommand& cmd) {
+  const std::vector<std::string> files =
+      cmd.file.empty() ? std::vector<std::string>{} : std::vector<std::string>{cmd.file};
+  Io io{std::cout, std::cerr};
+  if (int s = CheckInputsOrSay(files, cmd.program, io); s != kExitOk) return s;
   RunArgs args = cmd.run;
   args.object = cmd.file;
   std::string dir;
   SourceTexts texts;
   std::unique_ptr<HostJit> host;
-  if (EndsWith(cmd.file, ".uring")) {
+  // A program from standard input or -e is source text, like a `.uring` file.
+  if (EndsWith(cmd.file, ".uring") || cmd.file == "-" || cmd.program) {
     int status = kExitOk;
     auto object = CompileToTemp(cmd, dir, status, texts, host);
     if (!object) {
@@ -152,8 +159,9 @@ Runner DeclareRunCompiled(CLI::App& cmd) {
   AddRunOptions(cmd, s->run);
   AddBackendOptions(cmd, s->request, s->target_kernel);
   AddStdlibOption(cmd, s->stdlib);
-  cmd.add_option("FILE", s->file, "a .uring file (compiled in memory) or a .bpf.o object")
-      ->required();
+  AddProgramOption(cmd, s->program);
+  cmd.add_option("FILE", s->file,
+                 "a .uring file (compiled in memory; - for standard input) or a .bpf.o object");
   cmd.footer("Exit status: 0 done, 1 failed (or FILE has errors), 2 usage error, 130 interrupted.");
   return [s](Io&) { return RunCompiledGuarded(*s); };
 }

@@ -12,9 +12,18 @@
 
 namespace uringc::driver {
 
+int CheckInputsOrSay(const std::vector<std::string>& files,
+                     const std::optional<std::string>& program, Io& io) {
+  const std::string error = CheckInputs(files, program);
+  if (error.empty()) return kExitOk;
+  io.err << "uringc: error: " << error << "\n";
+  return kExitUsage;
+}
+
 bool LoadCompilation(const Options& opts, const std::string& file, Compilation& c, Io& io) {
   c.diagnostics.set_limit(opts.error_limit);
   c.options.stdlib_dir = opts.stdlib.empty() ? DefaultStdlibDir() : opts.stdlib;
+  c.options.program = opts.program;
   std::string error;
   if (!c.LoadRoot(file, error)) {
     io.err << "uringc: error: " << error << "\n";
@@ -61,8 +70,11 @@ void FinishDiagnostics(DiagnosticsFormat format, Io& io) {
 namespace {
 
 int Check(const Options& opts, Io& io) {
+  if (int s = CheckInputsOrSay(opts.files, opts.program, io); s != kExitOk) return s;
+  const std::vector<std::string> inputs =
+      opts.program ? std::vector<std::string>{kProgramName} : opts.files;
   int status = kExitOk;
-  for (const std::string& file : opts.files) {
+  for (const std::string& file : inputs) {
     Compilation c;
     if (!LoadCompilation(opts, file, c, io)) {
       status = kExitUsage;
@@ -89,7 +101,8 @@ Runner DeclareCheck(CLI::App& cmd) {
   AddDumpAfterOption(cmd, *opts, FrontendPhases());
   AddDiagnosticsOptions(cmd, *opts);
   AddStdlibOption(cmd, opts->stdlib);
-  cmd.add_option("FILE", opts->files, "the .uring files to check")->required();
+  AddProgramOption(cmd, opts->program);
+  cmd.add_option("FILE", opts->files, "the .uring files to check (- for standard input)");
   return [opts](Io& io) { return Check(*opts, io); };
 }
 
@@ -138,6 +151,9 @@ struct GraphCommand {
 
 int Graph(const GraphCommand& cmd, Io& io) {
   const Options& opts = cmd.opts;
+  const std::vector<std::string> files =
+      cmd.file.empty() ? std::vector<std::string>{} : std::vector<std::string>{cmd.file};
+  if (int s = CheckInputsOrSay(files, opts.program, io); s != kExitOk) return s;
   Compilation c;
   if (!LoadCompilation(opts, cmd.file, c, io)) return kExitUsage;
   RunPipeline(c, FrontendPhases(), "");
@@ -146,7 +162,12 @@ int Graph(const GraphCommand& cmd, Io& io) {
   if (c.diagnostics.HasErrors() || !c.rgir) return kExitErrors;
   const std::string dot_text = rgir::ToDot(*c.rgir);
   io.out << dot_text;
-  const std::string svg = opts.output.empty() ? SvgPathFor(cmd.file) : opts.output;
+  // From standard input or -e, the SVG is named after the first graph.
+  const bool named = !opts.program && cmd.file != "-";
+  const std::string svg = !opts.output.empty() ? opts.output
+                          : named              ? SvgPathFor(cmd.file)
+                          : c.rgir->graphs.empty() ? "uringc.svg"
+                                                   : c.rgir->graphs[0].name + ".svg";
   std::string error;
   if (WriteSvg(dot_text, svg, error)) {
     io.err << "uringc: wrote " << svg << "\n";
@@ -161,7 +182,8 @@ Runner DeclareGraph(CLI::App& cmd) {
   AddOutputOption(cmd, s->opts, "where the SVG goes (default: FILE's name with .svg)");
   AddDiagnosticsOptions(cmd, s->opts);
   AddStdlibOption(cmd, s->opts.stdlib);
-  cmd.add_option("FILE", s->file, "the .uring file")->required();
+  AddProgramOption(cmd, s->opts.program);
+  cmd.add_option("FILE", s->file, "the .uring file (- for standard input)");
   return [s](Io& io) { return Graph(*s, io); };
 }
 

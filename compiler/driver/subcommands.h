@@ -42,7 +42,12 @@ void AddSubcommand(const Subcommand& s);
 
 // ----- helpers for subcommands -----
 
-/// Builds a Compilation from the options (--stdlib, --error-limit) and loads `file`; on an I/O
+/// Prints the usage error of a command line whose input is missing or named twice (CheckInputs)
+/// and returns kExitUsage; kExitOk when the input is right.
+int CheckInputsOrSay(const std::vector<std::string>& files,
+                     const std::optional<std::string>& program, Io& io);
+
+/// Builds a Compilation from the options (--stdlib, --error-limit, -e) and loads `file`; on an I/O
 /// error prints it and returns false.
 bool LoadCompilation(const Options& opts, const std::string& file, Compilation& c, Io& io);
 

@@ -28,7 +28,38 @@ const char* FileKind(mode_t mode) {
   return "a special file";
 }
 
+// Reads `fd` to its end into `text`, stopping with EFBIG as soon as it passes `max_size`.
+int ReadAll(int fd, const std::string& name, size_t max_size, const std::string& too_large,
+            std::string& text, std::string& error) {
+  text.clear();
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = read(fd, buf, sizeof(buf));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int e = errno;
+      error = "cannot read `" + name + "`: " + std::strerror(e);
+      return e;
+    }
+    if (n == 0) return 0;
+    text.append(buf, static_cast<size_t>(n));
+    if (text.size() > max_size) {
+      error = too_large;
+      return EFBIG;
+    }
+  }
+}
+
 }  // namespace
+
+int ReadStandardInput(size_t max_size, std::string& text, std::string& error) {
+  const int e = ReadAll(0, "standard input", max_size,
+                        "standard input holds more than " + SizeText(max_size) +
+                            ", the limit for a source file",
+                        text, error);
+  if (e != 0) text.clear();
+  return e;
+}
 
 int ReadRegularFile(const std::string& path, size_t max_size, const char* what,
                     std::string& text, std::string& error) {
@@ -54,25 +85,8 @@ int ReadRegularFile(const std::string& path, size_t max_size, const char* what,
   if (e == 0) {
     // The size from fstat is a hint: the file may change while it is read, so reading stops as
     // soon as the text passes the limit.
-    text.clear();
     text.reserve(static_cast<size_t>(st.st_size));
-    char buf[65536];
-    for (;;) {
-      const ssize_t n = read(fd, buf, sizeof(buf));
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {
-        e = errno;
-        error = "cannot read `" + path + "`: " + std::strerror(e);
-        break;
-      }
-      if (n == 0) break;
-      text.append(buf, static_cast<size_t>(n));
-      if (text.size() > max_size) {
-        error = too_large;
-        e = EFBIG;
-        break;
-      }
-    }
+    e = ReadAll(fd, path, max_size, too_large, text, error);
   }
   close(fd);
   if (e != 0) text.clear();

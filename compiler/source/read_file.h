@@ -24,4 +24,8 @@ bool ReadSourceFile(const std::string& path, std::string& text, std::string& err
 int ReadRegularFile(const std::string& path, size_t max_size, const char* what,
                      std::string& text, std::string& error);
 
+/// Reads standard input to its end, at most `max_size` bytes (a pipe, a terminal or a file):
+/// `uringc check -`. Returns 0, or an errno with `error` set (EFBIG: too large).
+int ReadStandardInput(size_t max_size, std::string& text, std::string& error);
+
 }  // namespace uringc

@@ -12,6 +12,7 @@ read (no hang on a FIFO, no endless read of /dev/zero), for sources, imports, ob
 files; control bytes never reach the terminal raw and the number of diagnostics is bounded.
 Issue 13: --target=host writes an x86-64 object holding the descriptor and the BPF object (and
 --symbol renames it), `run --engine=host` runs a graph here and `auto` says which engine it took.
+Issue 15: `-` for standard input and `-e PROGRAM` in check, graph, compile and run.
 
 usage: compile_cli_test.py URINGC SOURCE_ROOT URINGC_TEST
 """
@@ -525,6 +526,57 @@ class CompileCli(unittest.TestCase):
         p = run("run", src, "--arg", "f=" + fifo + ":r", timeout=60)
         self.assertIn(p.returncode, (0, 1), p.stderr)
         self.assertNotIn(b"cannot open", p.stderr)
+
+    def test_standard_input_and_inline_programs(self):
+        # Issue 15: `-` reads the program from standard input, -e takes its text (as bpftrace
+        # does), for check, graph, compile and run; diagnostics name <stdin> / <command-line>.
+        good = b"graph g() -> (x: u64) {\n    x = 7\n}\n"
+        for cmd in (["check", "-"], ["compile", "-", "-o", self.out("s.o")],
+                    ["graph", "-", "-o", self.out("s.svg")]):
+            p = subprocess.run([UR, *cmd], input=good, capture_output=True, timeout=60)
+            self.assertEqual(p.returncode, 0, (cmd, p.stderr))
+        with open(self.out("s.o"), "rb") as f:
+            self.assertEqual(f.read(4), b"\x7fELF")
+        p = subprocess.run([UR, "check", "-"], input=b"graph g() -> (x: u64) {\n  x = y\n}\n",
+                           capture_output=True, timeout=60)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn(b"<stdin>:2:7: error: no variable or constant named `y` [UndefinedName]",
+                      p.stderr)
+        p = run("check", "-e", "graph g() -> (x: u64) { x = 1 +}")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn(b"<command-line>:1:32: error: unexpected `}` [SyntaxError]", p.stderr)
+        # compile -e without -o names the object after the graph, in the current folder.
+        p = subprocess.run([UR, "compile", "-e", good.decode()], cwd=self.dir,
+                           capture_output=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(os.path.exists(self.out("g.bpf.o")))
+        # run on the host engine: from -e, and from standard input.
+        p = run("run", "--engine=host", "-e", "graph g(n: u64) -> (x: u64) {\n"
+                "    repeat n {\n        nop()?\n        x += 1\n    }\n}", "--arg", "n=5",
+                timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(b"x = 5", p.stdout)
+        p = subprocess.run([UR, "run", "--engine=host", "-"], input=good, capture_output=True,
+                           timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(b"x = 7", p.stdout)
+        # Imports beside a program from standard input are looked for in the current folder.
+        self.write("lib.uring", "const K = 3\n")
+        p = subprocess.run([UR, "check", "-"], input=b"import lib\ngraph g() -> (x: u64) {\n"
+                           b"    x = K\n}\n", cwd=self.dir, capture_output=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        # The input named twice, or not at all: usage errors.
+        for cmd, message in ((["check"], b"no input"), (["compile"], b"no input"),
+                             (["check", "-e", "x", self.out("s.svg")], b"not both"),
+                             (["check", "-", "-"], b"only once"), (["run"], b"no input")):
+            p = subprocess.run([UR, *cmd], input=good, capture_output=True, timeout=60)
+            self.assertEqual(p.returncode, 2, (cmd, p.stderr))
+            self.assertIn(message, p.stderr, cmd)
+        # Standard input is bounded like a file: past 4 MiB it is refused.
+        p = subprocess.run([UR, "check", "-"], input=b" " * (4 * 1024 * 1024 + 1),
+                           capture_output=True, timeout=60)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn(b"standard input holds more than 4 MiB", p.stderr)
 
     def test_control_bytes_never_reach_the_terminal(self):
         src = self.write("esc.uring", b"graph g() {\n    let x\x1b[2J\x07 = 1\n}\n")
