@@ -354,7 +354,7 @@ int RunInVm(const RunArgs& args) {
     return kExitErrors;
   }
   std::vector<std::string> cmd = {"/usr/bin/python3", URINGC_VM_RUNNER, "--manifest", manifest,
-                                  "--retries", "1"};
+                                  "--retries", "1", "--exit-status"};
   const std::vector<std::string> suites =
       args.suites.empty() ? std::vector<std::string>{"sid"} : args.suites;
   for (const std::string& s : suites) cmd.insert(cmd.end(), {"--suite", s});
@@ -393,7 +393,10 @@ int RunInVm(const RunArgs& args) {
   if (sig || stopped || (WIFEXITED(status) && WEXITSTATUS(status) == kExitInterrupted)) {
     return kExitInterrupted;
   }
-  return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? kExitOk : kExitErrors;
+  // The guest's own status (the runner's --exit-status): 0, 2 for a usage error, else 1.
+  if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) return kExitOk;
+  if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == kExitUsage) return kExitUsage;
+  return kExitErrors;
 }
 
 int RunCommand(const RunArgs& args, const std::string& program, const SourceTexts& texts) {

@@ -39,6 +39,10 @@ def main():
                         help="boots to retry after a guest crash (not after a test failure)")
     parser.add_argument("--filter", default=None,
                         help="passed to every test as GTEST_FILTER")
+    parser.add_argument("--exit-status", action="store_true",
+                        help="a manifest of one test (`uringc run --vm`): exit with its own exit "
+                             "status (0, 2 usage, 130 interrupted, else 1), the first nonzero "
+                             "one of the suites")
     args = parser.parse_args()
 
     with open(args.manifest, "rb") as f:
@@ -54,14 +58,23 @@ def main():
 
     suites = args.suite or list(vmlib.DEFAULT_SUITES)
     failed = False
+    codes = []  # --exit-status: the one test's exit code in each guest
     for suite in suites:
+        consoles = []
         try:
             ok = vmlib.run_suite(suite, tests, timeout=args.timeout, retries=args.retries,
-                                 boot_timeout=args.boot_timeout)
+                                 boot_timeout=args.boot_timeout, consoles=consoles)
         except vmlib.VmError as e:
             print(f"[{suite}] ERROR: {e}", flush=True)
             ok = False
         failed |= not ok
+        results = consoles[0].results if consoles and not consoles[0].crash else []
+        codes.append(results[0].exit_code if len(results) == 1 else None)
+    if args.exit_status and len(tests) == 1:
+        if None in codes:
+            return 1  # a guest that did not run the test: the runner's own failure
+        code = next((c for c in codes if c != 0), 0)
+        return code if code in (0, 2, 130) else 1
     return 1 if failed else 0
 
 

@@ -83,6 +83,18 @@ class RunnerFailureTest(unittest.TestCase):
         self.assertIn("cannot fetch a kernel from sid", out)
         self.assertIn("no kernel is cached", out)
 
+    def test_exit_status_passes_the_guest_tests_own_status_on(self):
+        # `uringc run --vm` asks for it: 0, 2 (usage) and 130 (interrupted) pass through, any
+        # other failure is 1; without --exit-status every failure is 1.
+        for code, want in ((0, 0), (2, 2), (130, 130), (7, 1)):
+            test = [{"name": "exits", "argv": ["/bin/busybox", "sh", "-c", f"exit {code}"],
+                     "env": {}}]
+            rc, _ = run_runner(test, "--suite", "sid", "--exit-status")
+            self.assertEqual(rc, want, code)
+        rc, _ = run_runner([{"name": "exits", "argv": ["/bin/busybox", "sh", "-c", "exit 2"],
+                             "env": {}}], "--suite", "sid")
+        self.assertEqual(rc, 1)
+
     def test_guest_over_time_limit(self):
         rc, out = run_runner(SLEEPER, "--suite", "sid", "--timeout", "12")
         self.assertEqual(rc, 1)

@@ -354,8 +354,9 @@ def verdicts(result):
     return [("PASS" if result.exit_code == 0 else "FAIL", result.name)]
 
 
-def run_suite(suite, tests, timeout, retries, boot_timeout=BOOT_TIMEOUT):
-    """Boots the suite's kernel with tests; prints results; True when every test passed."""
+def run_suite(suite, tests, timeout, retries, boot_timeout=BOOT_TIMEOUT, consoles=None):
+    """Boots the suite's kernel with tests; prints results; True when every test passed. The
+    guest's Console is appended to `consoles` when given (its results carry exit codes)."""
     qemu = find_qemu()
     kernel_dir, release = fetch_kernel(suite)
     with tempfile.TemporaryDirectory(prefix="uringc-vm-") as tmp:
@@ -371,6 +372,8 @@ def run_suite(suite, tests, timeout, retries, boot_timeout=BOOT_TIMEOUT):
                 break
             print(f"[{release}] guest kernel crashed ({console.crash}); booting again", flush=True)
         elapsed = time.monotonic() - start
+    if consoles is not None:
+        consoles.append(console)
     return report(release, tests, console, lines, elapsed, kernel_dir)
 
 
