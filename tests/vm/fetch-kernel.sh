@@ -181,7 +181,9 @@ if cached_is_intact && [[ $(cat "$dest/release") == "$release" ]]; then
   exit 0
 fi
 
-say "downloading $release"
+size=$(apt-cache "${apt_opts[@]}" show "linux-binary-$release" 2>/dev/null |
+  awk '/^Size:/ { printf "%.1f MB", $2 / 1e6; exit }')
+say "downloading $release${size:+ ($size)}"
 work=$(mktemp -d "$apt_dir/download/$suite.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 packages=("linux-binary-$release/$apt_suite")
@@ -190,8 +192,21 @@ if [[ -n $(in_suite "linux-base-$release") ]]; then
 else
   say "$apt_suite has no linux-base-$release (the config): checking the kernel's BTF instead"
 fi
-(cd "$work" && apt-get "${apt_opts[@]}" -qq download "${packages[@]}") \
-  >"$apt_dir/download.log" 2>&1 ||
+# Progress on a long first download: apt's status lines (APT::Status-Fd), a line each 10%.
+progress() {
+  local kind pct last=0
+  while IFS=: read -r kind _ pct _; do
+    [[ $kind == dlstatus ]] || continue
+    pct=${pct%%.*}
+    if ((pct >= last + 10 && pct < 100)); then
+      last=$pct
+      say "downloading $release: $pct%"
+    fi
+  done
+}
+exec 4>&2  # the terminal's stderr, for progress() inside the redirected download below
+(cd "$work" && apt-get "${apt_opts[@]}" -qq -o APT::Status-Fd=3 download "${packages[@]}" \
+   3> >(progress 2>&4)) >"$apt_dir/download.log" 2>&1 ||
   use_stale_cache "apt-get download of $release failed: $(grep -m1 '^E:' "$apt_dir/download.log")"
 for deb in "$work"/*.deb; do dpkg-deb -x "$deb" "$work/root"; done
 

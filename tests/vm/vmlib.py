@@ -94,15 +94,20 @@ def fetch_kernel(suite):
 
     Raises VmError when the kernel's ABI (read from its BTF by fetch-kernel.sh) is not the one the
     suite stands for: a 7.1 suite that booted a 7.2 kernel would prove nothing about 7.1."""
-    proc = subprocess.run([os.path.join(HERE, "fetch-kernel.sh"), suite],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          errors="surrogateescape")
-    for line in proc.stderr.splitlines():
-        print(line, flush=True)
+    # Its messages are printed as they come (a first download takes a while: it says how far).
+    proc = subprocess.Popen([os.path.join(HERE, "fetch-kernel.sh"), suite],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            errors="surrogateescape")
+    said = []
+    for line in proc.stderr:
+        print(line.rstrip("\n"), flush=True)
+        said.append(line.strip())
+    out = proc.stdout.read()
+    proc.wait()
     if proc.returncode != 0:
         raise VmError(f"cannot fetch a kernel from {suite}: "
-                      + (proc.stderr.strip().splitlines() or ["fetch-kernel.sh failed"])[-1])
-    folder = proc.stdout.strip()
+                      + ([ln for ln in said if ln] or ["fetch-kernel.sh failed"])[-1])
+    folder = out.strip()
     release = read_cached(folder, "release")
     abi_file = os.path.join(folder, "abi")
     if os.path.exists(abi_file):  # absent only where bpftool was missing and a config vouched
