@@ -43,12 +43,20 @@ void GraphLowerer::CancelAwaited(StepBuilder& b, rgir::TaskId task, llvm::Value*
   llvm::Value* awaiting = ir.CreateAnd(
       ir.CreateICmpNE(seq, ir.getInt64(0)),
       ir.CreateICmpEQ(ir.CreateAnd(seq, ir.getInt64(kSeqCancelled)), ir.getInt64(0)));
-  EmitIf(b, awaiting, [&](StepBuilder& b) {
+  auto cancel_request = [&](StepBuilder& b) {
     FlushIfFull(b);
     Push(b, sqe::AsyncCancel(UserData(b, task, idx, seq), nullptr));
     t.StoreVar(b, idx, kWordSeq, b.ir().CreateOr(seq, b.ir().getInt64(kSeqCancelled)));
     llvm::Value* n = b.Load(ScalarType::kU32, cancelled_, 0, 4);
     b.Store(ScalarType::kU32, cancelled_, 0, b.ir().CreateAdd(n, b.ir().getInt32(1)), 4);
+  };
+  EmitIf(b, awaiting, [&](StepBuilder& b) {
+    if (!TakesFromHub(task)) return cancel_request(b);
+    // A slot waiting on an accept hub has no request of its own in flight (accept_hub.cpp).
+    llvm::IRBuilder<>& ir = b.ir();
+    llvm::Value* on_hub =
+        ir.CreateICmpNE(ir.CreateAnd(seq, ir.getInt64(kSeqHub)), ir.getInt64(0));
+    EmitIf(b, on_hub, [&](StepBuilder& b) { StopHubWait(b, task, idx, seq); }, cancel_request);
   });
 }
 

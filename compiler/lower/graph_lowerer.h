@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -60,6 +61,13 @@ inline constexpr uint64_t kUnrolledWalks = 256;
 
 /// kWordSeq of a slot whose awaited request was cancelled and has not completed yet.
 inline constexpr uint64_t kSeqCancelled = uint64_t{1} << 32;
+/// kWordSeq of a slot waiting on accept hub H (accept_hub.cpp): kSeqHub | H.
+inline constexpr uint64_t kSeqHub = uint64_t{1} << 33;
+/// Sockets an accept hub holds for accepts to come (accept_hub.cpp): it stops accepting with
+/// kHubStopAt queued; the rest is room for those accepted before the stop takes effect (at most
+/// the listener's backlog, which Linux caps at somaxconn, 4096 by default).
+inline constexpr uint32_t kHubQueue = 4096;
+inline constexpr uint32_t kHubStopAt = 64;
 /// kWordDrain: the slot wanted to run while cancelled requests were in flight (cancel.cpp).
 inline constexpr uint64_t kDrainWaiting = uint64_t{1} << 63;
 
@@ -134,6 +142,8 @@ class GraphLowerer {
   void EmitReapHandler(StepBuilder& b, const Cqe& cqe, llvm::Value* running);
   /// The CQE to its slot (EmitReapSlot) when its user_data names one and the graph runs.
   void EmitReapDispatch(StepBuilder& b, const Cqe& cqe, llvm::Value* running);
+  /// The CQE to the slot its user_data names (several tasks).
+  void EmitReapTask(StepBuilder& b, const Cqe& cqe, llvm::Value* seq);
   /// The in-flight count drops by `count` (i32) CQEs reaped, never below 0.
   void DropInflight(StepBuilder& b, llvm::Value* count);
   /// A CQE for slot (t, idx) with sequence number `seq` (i64): the awaited result or a deadline.
@@ -305,6 +315,39 @@ class GraphLowerer {
                     const std::function<void(StepBuilder&, llvm::Value*, llvm::Value*)>& body);
   void EmitWriteLiterals(StepBuilder& b);
   void EmitDeadlineStart(StepBuilder& b, Here h, const rgir::Node& n);
+
+  // ----- accept_hub.cpp -----
+  /// Finds the accepts that share a multishot accept (hub_of_, hubs_): several tasks only.
+  void PlanHubs();
+  void DeclareHubGlobals();
+  std::optional<uint32_t> HubOf(const rgir::Node& n) const;
+  /// The accept of slot h, from hub `hub`: a queued socket at once, else the slot waits.
+  void EmitHubTake(StepBuilder& b, Here h, uint32_t hub);
+  void ArmHub(StepBuilder& b, uint32_t hub);
+  bool TakesFromHub(rgir::TaskId task) const;
+  /// Slot (task, idx), whose seq word `seq` (i64) says it waits on a hub, stops waiting.
+  void StopHubWait(StepBuilder& b, rgir::TaskId task, llvm::Value* idx, llvm::Value* seq);
+  llvm::Value* DeliverFromHub(StepBuilder& b, uint32_t hub, llvm::Value* res);
+  void CloseFromHub(StepBuilder& b, llvm::Value* fd);
+  /// A CQE whose user_data names a hub is handled here; others go to `not_hub`. False (no code)
+  /// when the graph has no hub.
+  bool EmitHubCqe(StepBuilder& b, const Cqe& cqe, llvm::Value* running, llvm::BasicBlock* not_hub);
+  /// At the graph's end: closes the sockets the hubs still hold.
+  void EmitHubsCloseQueued(StepBuilder& b);
+  /// Push where no room was kept for it: submits a full SQ first.
+  void PushFromAnywhere(StepBuilder& b, const SqeFields& f);
+  struct Hub {
+    rgir::ParamId param;
+    uint32_t flags;
+    std::set<rgir::TaskId> tasks;  ///< the tasks whose accepts take from it
+    llvm::GlobalVariable* armed = nullptr;    ///< u32: seq of the armed multishot (0: none)
+    llvm::GlobalVariable* waiting = nullptr;  ///< u32: slots waiting on it
+    llvm::GlobalVariable* head = nullptr;     ///< u32: queued sockets taken
+    llvm::GlobalVariable* tail = nullptr;     ///< u32: sockets queued
+    llvm::GlobalVariable* queue = nullptr;    ///< s32 [kHubQueue]
+  };
+  std::vector<Hub> hubs_;
+  std::map<rgir::NodeId, uint32_t> hub_of_;
 
   // ----- streams.cpp -----
   void EmitStreamStart(StepBuilder& b, Here h, const rgir::Node& n);

@@ -42,6 +42,7 @@ bool GraphLowerer::PlanLayout() {
   // Words: control words (kWordDrain only where requests can be cancelled), one per deadline
   // scope of the task, then the variables.
   cancels_ = nt > 1 || !g_.deadlines.empty();
+  PlanHubs();
   for (rgir::TaskId t = 0; t < nt; ++t) tasks_[t].words = cancels_ ? kControlWords : kWordDrain;
   scope_word_.resize(g_.deadlines.size());
   for (rgir::ScopeId s = 0; s < g_.deadlines.size(); ++s) {
@@ -218,8 +219,11 @@ void GraphLowerer::DeclareGlobals() {
     m_.AddRodata(kPbufRingOffGlobal, ScalarType::kU64, mem_layout_.ring_at, p.range);
     m_.AddRodata(kPbufSizeGlobal, ScalarType::kU64, p.type.size, p.range);
     m_.AddRodata(kPbufCountGlobal, ScalarType::kU32, p.type.count, p.range);
-    more_cqes_ = m_.AddBss("uringc_" + g_.name + "_more_cqes", ScalarType::kU32, at);
   }
+  // Multishot requests (a stream's recv, a hub's accept) post CQEs that leave them in flight.
+  if (mem_layout_.pool != rgir::kNone || !hubs_.empty())
+    more_cqes_ = m_.AddBss("uringc_" + g_.name + "_more_cqes", ScalarType::kU32, at);
+  DeclareHubGlobals();
   for (rgir::ParamId id = 0; id < g_.params.size(); ++id) {
     const rgir::Param& p = g_.params[id];
     if (p.type.kind == Type::Kind::kBuffers && p.type.mem == Type::Mem::kProvided) {

@@ -87,6 +87,7 @@ void GraphLowerer::UseFixedBuffer(StepBuilder& b, const rgir::Expr& view, SqeFie
 }
 
 void GraphLowerer::EmitRequest(StepBuilder& b, Here h, const rgir::Node& n) {
+  if (std::optional<uint32_t> hub = HubOf(n)) return EmitHubTake(b, h, *hub);  // accept_hub.cpp
   llvm::IRBuilder<>& ir = b.ir();
   auto arg = [&](size_t i) { return Eval(b, h, n.args.at(i)); };
   auto scalar = [&](size_t i, llvm::Type* to) {

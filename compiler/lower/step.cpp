@@ -133,14 +133,32 @@ void GraphLowerer::EmitReapDispatch(StepBuilder& b, const Cqe& cqe, llvm::Value*
     });
     return;
   }
-  EmitIf(b, mine, [&](StepBuilder& b) {
+  // An accept hub's CQE is handled whether or not the graph runs (after its end, the socket
+  // is closed); every other one only while it runs.
+  llvm::BasicBlock* not_hub = b.NewBlock("reap.not_hub");
+  if (EmitHubCqe(b, cqe, running, not_hub)) {
+    llvm::BasicBlock* after = b.NewBlock("reap.after_hub");
+    ir.CreateBr(after);
+    b.SetBlock(not_hub);
+    EmitIf(b, mine, [&](StepBuilder& b) { EmitReapTask(b, cqe, seq); });
+    ir.CreateBr(after);
+    b.SetBlock(after);
+    return;
+  }
+  not_hub->eraseFromParent();
+  EmitIf(b, mine, [&](StepBuilder& b) { EmitReapTask(b, cqe, seq); });
+}
+
+void GraphLowerer::EmitReapTask(StepBuilder& b, const Cqe& cqe, llvm::Value* seq) {
+  llvm::IRBuilder<>& ir = b.ir();
+  {
     llvm::Value* task = ir.CreateTrunc(ir.CreateLShr(cqe.user_data, 48), ir.getInt32Ty());
     llvm::Value* slot = ir.CreateTrunc(
         ir.CreateAnd(ir.CreateLShr(cqe.user_data, 32), ir.getInt64(0xffff)), ir.getInt32Ty());
     EmitForSlot(b, task, slot, [&](StepBuilder& b, rgir::TaskId t, llvm::Value* idx) {
       EmitReapSlot(b, t, idx, cqe, seq);
     });
-  });
+  }
 }
 
 void GraphLowerer::EmitReapSlot(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, const Cqe& cqe,
@@ -299,6 +317,7 @@ void GraphLowerer::EmitCancelAllOnce(StepBuilder& sb) {
   llvm::Value* ending = sb.Load(ScalarType::kU32, ending_, 0, 4, true);
   llvm::Value* is_ending = ir.CreateICmpNE(ending, ir.getInt32(0));
   EmitIf(sb, is_ending, [&](StepBuilder& b) {
+    EmitHubsCloseQueued(b);  // the sockets accepted for accepts that will not come
     llvm::Value* inflight = b.Load(ScalarType::kU32, inflight_, 0, 4, true);
     llvm::Value* sent = b.Load(ScalarType::kU32, cancel_sent_, 0, 4, true);
     llvm::Value* room = ir.CreateICmpULT(queue_->Pending(b), rc_.sq_entries.Read(b));

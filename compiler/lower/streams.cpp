@@ -220,9 +220,9 @@ void GraphLowerer::EmitStreamCqe(StepBuilder& b, rgir::TaskId task, llvm::Value*
 }
 
 void GraphLowerer::BeginCqeBuffer(StepBuilder& b, const Cqe& cqe) {
-  if (mem_layout_.pool == rgir::kNone) return;
+  if (more_cqes_ == nullptr) return;
   llvm::IRBuilder<>& ir = b.ir();
-  ir.CreateStore(ir.getInt1(false), buffer_kept_);
+  if (mem_layout_.pool != rgir::kNone) ir.CreateStore(ir.getInt1(false), buffer_kept_);
   // A multishot's completions but its last leave the request in flight.
   llvm::Value* more =
       ir.CreateICmpNE(ir.CreateAnd(cqe.flags, ir.getInt32(IORING_CQE_F_MORE)), ir.getInt32(0));

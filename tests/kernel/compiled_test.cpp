@@ -45,6 +45,7 @@ URINGC_EMBEDDED(ex_echo_bpf);
 URINGC_EMBEDDED(ex_echo_multishot_bpf);
 URINGC_EMBEDDED(t_stream_small_pool_bpf);
 URINGC_EMBEDDED(t_stream_idle_bpf);
+URINGC_EMBEDDED(t_accept_hub_bpf);
 URINGC_EMBEDDED(ex_proxy_bpf);
 URINGC_EMBEDDED(t_proxy_idle_bpf);
 URINGC_EMBEDDED(ex_fileserver_bpf);
@@ -130,6 +131,7 @@ INSTANTIATE_TEST_SUITE_P(
         Named{"short_circuit", &t_short_circuit_bpf_obj}, Named{"data", &t_data_bpf_obj},
         Named{"stream_small_pool", &t_stream_small_pool_bpf_obj},
         Named{"stream_idle", &t_stream_idle_bpf_obj},
+        Named{"accept_hub", &t_accept_hub_bpf_obj},
         Named{"proxy", &ex_proxy_bpf_obj}),
     [](const auto& info) { return std::string(info.param.name); });
 
@@ -692,6 +694,90 @@ TEST_F(Proxy, CopiesBothWaysAndPassesHalfClosesOn) {
   EXPECT_EQ(Get("refused"), 0);
   EXPECT_EQ(upstream.accepted(), 16);
   EXPECT_EQ(fds_after, fds_before) << "the proxy left descriptors open";
+}
+
+// ----- one multishot accept for every lane (tests/compiled/accept_hub.uring) --------------------
+
+class AcceptHub : public Echo {
+ protected:
+  // `count` clients connect (all before the controller runs when `first`); each then reads what
+  // it is sent until EOF or an error (10 s at most). Returns how many read exactly "hi";
+  // `other` counts those that read something else.
+  int Clients(int count, std::atomic<int>& other, const std::function<void()>& first = {}) {
+    std::vector<int> socks;
+    for (int i = 0; i < count; ++i) {
+      const int c = Connect(port_);
+      EXPECT_GE(c, 0) << "client " << i << " could not connect";
+      if (c >= 0) socks.push_back(c);
+    }
+    std::atomic<int> greeted{0};
+    std::vector<std::thread> cs;
+    for (int c : socks) {
+      cs.emplace_back([&, c] {
+        timeval tv{10, 0};
+        setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+        std::string got;
+        char b[16];
+        ssize_t n;
+        while ((n = recv(c, b, sizeof(b), 0)) > 0) got.append(b, static_cast<size_t>(n));
+        if (got == "hi") {
+          greeted++;
+        } else if (!got.empty()) {
+          other++;
+        }
+        close(c);
+      });
+    }
+    if (first) first();
+    for (auto& c : cs) c.join();
+    return greeted.load();
+  }
+};
+
+// 24 clients for 4 lanes x (1 + 3) accepts: exactly 16 are greeted, one each, and the graph
+// ends; the sockets the hub had accepted beyond those are closed (their clients read EOF), so
+// no descriptor is left in the process.
+TEST_F(AcceptHub, EveryAcceptGetsOneSocketAndWhatTheHubHeldIsClosedAtTheEnd) {
+  OpenServer(t_accept_hub_bpf_obj, "accept_hub", nullptr, [&] {
+    SetU("each", 3);
+    SetU("patience", 5'000'000'000);
+  });
+  if (!ready_) return;
+  const size_t fds_before = OpenFds();
+  std::atomic<int> other{0};
+  RunOutcome out;
+  // All 24 are in the listener's backlog when the graph starts: the hub accepts them at once
+  // and holds 8 when the last lane is done.
+  const int greeted = Clients(24, other, [&] { out = Run(); });
+  EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
+  EXPECT_EQ(Get("served"), 16);
+  EXPECT_EQ(Get("gave_up"), 0);
+  EXPECT_EQ(greeted, 16);
+  EXPECT_EQ(other.load(), 0);
+  EXPECT_EQ(OpenFds(), fds_before) << "descriptors left open";
+}
+
+// Every lane first gives up waiting (its deadline cancels the wait on the hub); the hub keeps
+// count, so that the 16 accepts after it still get their 16 sockets.
+TEST_F(AcceptHub, WaitsCancelledByADeadlineLeaveTheOthersServed) {
+  OpenServer(t_accept_hub_bpf_obj, "accept_hub", nullptr, [&] {
+    SetU("each", 4);
+    SetU("patience", 200'000'000);
+  });
+  if (!ready_) return;
+  std::atomic<int> other{0};
+  int greeted = 0;
+  std::thread clients([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    greeted = Clients(16, other);
+  });
+  RunOutcome out = Run();
+  clients.join();
+  EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
+  EXPECT_EQ(Get("gave_up"), 4);
+  EXPECT_EQ(Get("served"), 16);
+  EXPECT_EQ(greeted, 16);
+  EXPECT_EQ(other.load(), 0);
 }
 
 // An upstream that refuses connections: the client's connection is closed at once (it reads
