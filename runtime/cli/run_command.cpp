@@ -470,6 +470,8 @@ int RunCommand(const RunArgs& args, const std::string& program, const SourceText
     ReportError(program, args, loaded.error(), (*ctl)->verifier_report());
     return kExitErrors;
   }
+  if (!(*ctl)->kernel_warning().empty())
+    std::fprintf(stderr, "%s: warning: %s\n", program.c_str(), (*ctl)->kernel_warning().c_str());
   if (auto written = WriteSharedBytes(**ctl, res); !written) {
     ReportError(program, args, written.error());
     return kExitErrors;

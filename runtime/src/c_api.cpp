@@ -228,6 +228,11 @@ const char* uringc_ctl__engine_reason(const uringc_ctl* ctl) {
   return ctl ? ctl->engine_reason.c_str() : "";
 }
 
+const char* uringc_ctl__kernel_warning(const uringc_ctl* ctl) {
+  if (!ctl || ctl->ctl->kernel_warning().empty()) return nullptr;
+  return ctl->ctl->kernel_warning().c_str();
+}
+
 int uringc_ctl__set(uringc_ctl* ctl, const char* name, const char* value) try {
   if (!ctl || !name || !value) return -EINVAL;
   return Check(ctl, ctl->ctl->Set(name, value));

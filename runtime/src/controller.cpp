@@ -590,6 +590,7 @@ Result<void> Controller::Load(const Ring& ring) {
   }
   libbpf_messages_.clear();
   LibbpfCapture capture(&libbpf_messages_);
+  kernel_warning_ = KernelReleaseWarning(RunningKernelRelease());
   if (options_.check_kernel) {
     auto features = DetectKernelFeatures();
     if (!features) return features.error();

@@ -5,6 +5,7 @@
 #include <bpf/libbpf.h>
 #include <sys/utsname.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -16,12 +17,6 @@ namespace {
 constexpr int kCapSysAdmin = 21;
 constexpr int kCapPerfmon = 38;
 constexpr int kCapBpf = 39;
-
-std::string Release() {
-  utsname u{};
-  if (uname(&u) != 0) return "unknown";
-  return u.release;
-}
 
 // The struct a pointer parameter points to, through qualifiers and typedefs; nullptr otherwise.
 const char* PointeeStructName(const btf* b, uint32_t id) {
@@ -46,6 +41,22 @@ std::string ShortRelease(const std::string& release) {
     if (release[i] != '.' && !isdigit(static_cast<unsigned char>(release[i]))) break;
   }
   return release.substr(0, i);
+}
+
+std::string RunningKernelRelease() {
+  utsname u{};
+  if (uname(&u) != 0) return "unknown";
+  return u.release;
+}
+
+std::string KernelReleaseWarning(const std::string& release) {
+  unsigned major = 0, minor = 0, patch = 0;
+  if (std::sscanf(release.c_str(), "%u.%u.%u", &major, &minor, &patch) < 2) return "";
+  if (major != 7 || minor != 1 || patch > 4) return "";
+  const std::string version = release.substr(0, release.find_first_not_of("0123456789."));
+  return "this kernel (" + version + ") has CVE-2026-72112: an io_uring_bpf_ops map bound to a second ring is freed while "
+         "in use; uringc binds one map per ring, but other BPF users on this machine may not: "
+         "upgrade to Linux 7.1.5 or later";
 }
 
 std::string DescribeAbi(BpfOpsAbi abi) {
@@ -84,7 +95,7 @@ KernelFeatures AnalyzeKernelBtf(const btf* b, const std::string& release) {
 }
 
 Result<KernelFeatures> DetectKernelFeatures(const std::string& btf_path) {
-  const std::string release = Release();
+  const std::string release = RunningKernelRelease();
   btf* b = btf_path.empty() ? btf__load_vmlinux_btf() : btf__parse(btf_path.c_str(), nullptr);
   if (!b) {
     const int err = -errno;

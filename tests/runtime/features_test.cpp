@@ -107,6 +107,21 @@ TEST(FeaturesTest, ShortRelease) {
   EXPECT_EQ(uringc::ShortRelease("7.1"), "7.1");
 }
 
+// CVE-2026-72112: 7.1.0 to 7.1.4 are warned about, 7.1.5 and every other series are not.
+TEST(FeaturesTest, KernelReleaseWarningNamesTheCveOn71Before715) {
+  using uringc::KernelReleaseWarning;
+  for (const char* bad : {"7.1.0-1-cloud-amd64", "7.1.4+deb13-cloud-amd64", "7.1"}) {
+    const std::string w = KernelReleaseWarning(bad);
+    EXPECT_NE(w.find("CVE-2026-72112"), std::string::npos) << bad;
+    EXPECT_NE(w.find("7.1.5"), std::string::npos) << bad;
+  }
+  EXPECT_NE(KernelReleaseWarning("7.1.4+deb13-cloud-amd64").find("(7.1.4)"), std::string::npos);
+  for (const char* fine : {"7.1.5", "7.1.13+deb13-cloud-amd64", "7.2.13+deb14-cloud-amd64",
+                           "7.10.1", "6.18.3-amd64", "17.1.2", "unknown", ""}) {
+    EXPECT_EQ(KernelReleaseWarning(fine), "") << fine;
+  }
+}
+
 TEST(FeaturesTest, Privileges) {
   using uringc::MissingPrivileges;
   using uringc::PrivilegesFromCapEff;

@@ -157,6 +157,9 @@ class Controller {
   }
   /// Everything libbpf said during the last operation.
   const std::string& libbpf_messages() const { return libbpf_messages_; }
+  /// After a load on the kernel engine: empty, or a known defect of the running kernel that
+  /// concerns controllers (KernelReleaseWarning). Callers show it; the load went ahead.
+  const std::string& kernel_warning() const { return kernel_warning_; }
 
  private:
   Controller() = default;
@@ -203,6 +206,7 @@ class Controller {
   VerifierReport report_;
   bool has_report_ = false;
   std::string libbpf_messages_;
+  std::string kernel_warning_;
   std::unique_ptr<HostEngine> host_;  ///< the host engine's, for Engine::kHost
   bool host_attached_ = false;
 };

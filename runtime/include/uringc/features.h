@@ -38,6 +38,14 @@ std::string DescribeAbi(BpfOpsAbi abi);
 /// "6.18" from "6.18.3-amd64".
 std::string ShortRelease(const std::string& release);
 
+/// The running kernel's release (uname -r), "unknown" when uname fails.
+std::string RunningKernelRelease();
+
+/// Empty, or a warning about a known defect of this kernel release that touches controllers:
+/// 7.1.0-7.1.4 carry CVE-2026-72112 (an ops map bound to a second ring is a use-after-free,
+/// fixed in 7.1.5). The runtime binds one map per ring, so it only warns.
+std::string KernelReleaseWarning(const std::string& release);
+
 /// Effective capabilities that matter for loading a controller.
 struct Privileges {
   bool cap_sys_admin = false;

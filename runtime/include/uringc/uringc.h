@@ -85,6 +85,9 @@ struct uringc_ctl *uringc_ctl__open_program(const struct uringc_program *program
 const char *uringc_ctl__engine(const struct uringc_ctl *ctl);
 /* One line: the engine and why ("host: this kernel (6.18) has no io_uring_bpf_ops..."). */
 const char *uringc_ctl__engine_reason(const struct uringc_ctl *ctl);
+/* After uringc_ctl__load on the kernel engine: NULL, or a known defect of the running kernel
+ * that concerns controllers (7.1.0-7.1.4: CVE-2026-72112), for the application to show. */
+const char *uringc_ctl__kernel_warning(const struct uringc_ctl *ctl);
 
 /* Globals by name (`x` or `config.x`), type-checked against the object's BTF. Integers given as
  * text are decimal, 0x hex, 0o octal or 0b binary, with `-` only for signed types (no leading
