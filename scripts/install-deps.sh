@@ -43,6 +43,9 @@ packages=(
   graphviz
   # the benchmark's charts (scripts/bench.py)
   python3-matplotlib
+  # Debian packages (scripts/package-debs.sh: dpkg-shlibdeps, fakeroot) and the clean root their
+  # test installs them into (mmdebstrap); the man pages' check (groff)
+  dpkg-dev fakeroot mmdebstrap groff-base
 )
 backport_packages=(libbpf-dev bpftool linux-libc-dev)
 

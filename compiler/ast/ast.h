@@ -14,7 +14,7 @@
 
 #include "ast/operators.h"
 #include "ast/types.h"
-#include "source/source_file.h"
+#include "uringc/source_file.h"
 
 namespace uringc::ast {
 

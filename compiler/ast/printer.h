@@ -5,7 +5,7 @@
 #include <string>
 
 #include "ast/ast.h"
-#include "source/source_file.h"
+#include "uringc/source_file.h"
 
 namespace uringc::ast {
 

@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "diag/diagnostic.h"
+#include "uringc/diag/diagnostic.h"
 #include "rgir/rgir.h"
 #include "sema/program.h"
 

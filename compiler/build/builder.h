@@ -10,7 +10,7 @@
 #include <map>
 
 #include "ast/ast.h"
-#include "diag/diagnostic.h"
+#include "uringc/diag/diagnostic.h"
 #include "rgir/rgir.h"
 
 namespace uringc::build::internal {

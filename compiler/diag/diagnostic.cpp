@@ -1,5 +1,5 @@
 // DiagnosticList: the one place passes report problems to, and where their number is bounded.
-#include "diag/diagnostic.h"
+#include "uringc/diag/diagnostic.h"
 
 namespace uringc {
 

@@ -1,6 +1,6 @@
 // The single formatter for diagnostics. Text form follows clang: location, severity, message, kind
 // in brackets, then the line and a caret range (tabs kept so the marker lines up).
-#include "diag/formatter.h"
+#include "uringc/diag/formatter.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,5 +1,5 @@
 // The table behind kinds.h, expanded from kinds.def.
-#include "diag/kinds.h"
+#include "uringc/diag/kinds.h"
 
 namespace uringc {
 namespace {
@@ -7,7 +7,7 @@ namespace {
 constexpr DiagKindInfo kKinds[] = {
 #define URINGC_DIAG_KIND(name, layer, summary) \
   {DiagKind::k##name, #name, DiagLayer::layer, summary},
-#include "diag/kinds.def"
+#include "uringc/diag/kinds.def"
 #undef URINGC_DIAG_KIND
 };
 

@@ -3,13 +3,14 @@
 
 #include <cstdlib>
 
+#include "driver/install_layout.h"
 #include "source/read_file.h"
 
 namespace uringc::driver {
 
 std::string DefaultStdlibDir() {
   if (const char* env = std::getenv("URINGC_STDLIB"); env != nullptr && *env != '\0') return env;
-  return URINGC_DEFAULT_STDLIB;
+  return install::Locate(URINGC_STDLIB_FROM_BINDIR, URINGC_DEFAULT_STDLIB);
 }
 
 bool Compilation::LoadRoot(const std::string& path, std::string& io_error) {

@@ -8,11 +8,11 @@
 #include <optional>
 #include <string>
 
-#include "diag/diagnostic.h"
+#include "uringc/diag/diagnostic.h"
 #include "parse/parser.h"
 #include "rgir/rgir.h"
 #include "sema/program.h"
-#include "source/source_file.h"
+#include "uringc/source_file.h"
 
 namespace uringc::driver {
 
@@ -29,7 +29,8 @@ struct FrontendOptions {
 inline constexpr const char* kStdinName = "<stdin>";
 inline constexpr const char* kProgramName = "<command-line>";
 
-/// The default stdlib directory: $URINGC_STDLIB, else the one this build was configured with.
+/// The default stdlib directory: $URINGC_STDLIB, else the installed one beside the executable
+/// (share/uringc/stdlib), else the source tree's.
 std::string DefaultStdlibDir();
 
 /// The back end's part of a Compilation (the chosen graph, the LLVM module, the output): defined

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "diag/diagnostic.h"
-#include "diag/formatter.h"
+#include "uringc/diag/diagnostic.h"
+#include "uringc/diag/formatter.h"
 #include "driver/pipeline.h"
 
 namespace uringc::driver {

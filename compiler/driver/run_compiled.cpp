@@ -16,7 +16,7 @@
 #include <memory>
 #include <new>
 
-#include "diag/formatter.h"
+#include "uringc/diag/formatter.h"
 #include "driver/compile_command.h"
 #include "driver/driver.h"
 #include "driver/host_jit.h"

@@ -6,7 +6,7 @@
 
 #include <cstdio>
 
-#include "diag/formatter.h"
+#include "uringc/diag/formatter.h"
 #include "driver/pipeline.h"
 #include "rgir/dot.h"
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "diag/exit_status.h"
-#include "diag/formatter.h"
+#include "uringc/diag/formatter.h"
 #include "driver/compilation.h"
 #include "driver/options.h"
 

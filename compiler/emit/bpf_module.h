@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "diag/diagnostic.h"
+#include "uringc/diag/diagnostic.h"
 #include "emit/debug_types.h"
 #include "emit/kernel_abi.h"
 #include "llvm/IR/DIBuilder.h"
@@ -29,7 +29,7 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "source/source_file.h"
+#include "uringc/source_file.h"
 
 namespace uringc {
 

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "diag/diagnostic.h"
+#include "uringc/diag/diagnostic.h"
 #include "emit/bpf_module.h"
 #include "emit/target.h"
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "diag/diagnostic.h"
+#include "uringc/diag/diagnostic.h"
 #include "emit/bpf_object_layout.h"
 #include "llvm/IR/Module.h"
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "diag/diagnostic.h"
+#include "uringc/diag/diagnostic.h"
 #include "emit/bpf_module.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/DiagnosticHandler.h"

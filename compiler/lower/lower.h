@@ -16,9 +16,9 @@
 
 #include <cstdint>
 
-#include "diag/diagnostic.h"
+#include "uringc/diag/diagnostic.h"
 #include "emit/bpf_module.h"
-#include "emit/host_abi.h"  // the names the lowering gives buffers sizes and fd parameters
+#include "uringc/host_abi.h"  // the names the lowering gives buffers sizes and fd parameters
 #include "rgir/rgir.h"
 
 namespace uringc {

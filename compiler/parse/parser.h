@@ -6,8 +6,8 @@
 #include <memory>
 
 #include "ast/ast.h"
-#include "diag/diagnostic.h"
-#include "source/source_file.h"
+#include "uringc/diag/diagnostic.h"
+#include "uringc/source_file.h"
 
 namespace uringc {
 

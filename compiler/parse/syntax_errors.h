@@ -4,7 +4,7 @@
 
 #include <antlr4-runtime.h>
 
-#include "diag/diagnostic.h"
+#include "uringc/diag/diagnostic.h"
 
 namespace uringc::parse_internal {
 

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "diag/diagnostic.h"
+#include "uringc/diag/diagnostic.h"
 #include "rgir/rgir.h"
 
 namespace uringc::rgir {

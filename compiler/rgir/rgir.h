@@ -40,9 +40,9 @@
 
 #include "ast/operators.h"
 #include "ast/types.h"
-#include "diag/diagnostic.h"
+#include "uringc/diag/diagnostic.h"
 #include "sema/requests.h"
-#include "source/source_file.h"
+#include "uringc/source_file.h"
 
 namespace uringc::rgir {
 

@@ -4,10 +4,10 @@
 // expression of type Error is skipped silently, so one run reports independent problems.
 #pragma once
 
-#include "diag/diagnostic.h"
+#include "uringc/diag/diagnostic.h"
 #include "parse/parser.h"
 #include "sema/program.h"
-#include "source/source_file.h"
+#include "uringc/source_file.h"
 
 namespace uringc::sema {
 

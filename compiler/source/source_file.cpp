@@ -1,5 +1,5 @@
 // Line tables for SourceFile, built once per file so position look-ups are a binary search.
-#include "source/source_file.h"
+#include "uringc/source_file.h"
 
 #include <algorithm>
 

@@ -29,7 +29,7 @@ struct iou_loop_params {
 
 /* An fd parameter: `const volatile uringc_fd src = -1;`. `uringc run --arg src=PATH:MODE` opens
  * PATH and passes the fd only into a global of this type; a plain integer refuses a path. The
- * runtime and the compiler spell the name once, as kFdTypeName in compiler/emit/host_abi.h (C++,
+ * runtime and the compiler spell the name once, as kFdTypeName in runtime/include/uringc/host_abi.h (C++,
  * which BPF C cannot include): a rename changes both. */
 typedef __s32 uringc_fd;
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "diag/formatter.h"
+#include "uringc/diag/formatter.h"
 #include "uringc/engine.h"
 #include "uringc/program.h"
 #include "uringc/result.h"

@@ -26,11 +26,12 @@
 #include "arg_files.h"
 #include "arg_sockets.h"
 #include "diag/exit_status.h"
-#include "diag/formatter.h"
+#include "driver/install_layout.h"
 #include "interrupt.h"
 #include "run_args.h"
 #include "temp_files.h"
 #include "uringc/controller.h"
+#include "uringc/diag/formatter.h"
 #include "uringc/error_diagnostic.h"
 #include "uringc/ring.h"
 
@@ -280,7 +281,7 @@ std::string Basename(const std::string& p) {
 // /data; files the controller writes live in the guest's /tmp and are not brought back.
 int RunInVm(const RunArgs& args) {
   std::string binary = SelfExe();
-  if (Basename(binary) != "uringc-run") binary = URINGC_RUN_BINARY;
+  if (Basename(binary) != "uringc-run") binary = install::Locate("uringc-run", URINGC_RUN_BINARY);
   if (access(binary.c_str(), X_OK) != 0) {
     std::fprintf(stderr, "uringc run --vm: cannot find the uringc-run binary (%s)\n",
                  binary.c_str());
@@ -353,7 +354,8 @@ int RunInVm(const RunArgs& args) {
     std::fprintf(stderr, "uringc run --vm: %s\n", written.error().message.c_str());
     return kExitErrors;
   }
-  std::vector<std::string> cmd = {"/usr/bin/python3", URINGC_VM_RUNNER, "--manifest", manifest,
+  const std::string runner = install::Locate(URINGC_VM_RUNNER_FROM_BINDIR, URINGC_VM_RUNNER);
+  std::vector<std::string> cmd = {"/usr/bin/python3", runner, "--manifest", manifest,
                                   "--retries", "1", "--exit-status"};
   const std::vector<std::string> suites =
       args.suites.empty() ? std::vector<std::string>{"sid"} : args.suites;

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <regex>
 
-#include "diag/formatter.h"
+#include "uringc/diag/formatter.h"
 #include "source/read_file.h"
 
 namespace uringc {

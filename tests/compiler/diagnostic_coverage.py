@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fails when a diagnostic kind of the registry (compiler/diag/kinds.def) has no test, when
+"""Fails when a diagnostic kind of the registry (runtime/include/uringc/diag/kinds.def) has no test, when
 nothing in compiler/ or runtime/ reports it, or when docs/diagnostics.md does not list it.
 
 A kind is reported where the code names `DiagKind::kName`. It is tested when a test provokes it:
@@ -19,7 +19,7 @@ UNTESTABLE = {
 }
 
 root = pathlib.Path(sys.argv[1])
-registry_text = (root / "compiler/diag/kinds.def").read_text()
+registry_text = (root / "runtime/include/uringc/diag/kinds.def").read_text()
 registry = re.findall(r"^URINGC_DIAG_KIND\((\w+), (k\w+),", registry_text, re.M)
 kinds = [name for name, _ in registry]
 duplicates = sorted({k for k in kinds if kinds.count(k) > 1})

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "source/source_file.h"
+#include "uringc/source_file.h"
 
 namespace {
 

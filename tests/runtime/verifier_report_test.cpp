@@ -11,7 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "diag/formatter.h"
+#include "uringc/diag/formatter.h"
 
 namespace {
 

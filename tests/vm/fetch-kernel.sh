@@ -40,7 +40,11 @@ cache=${URINGC_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/uringc}
 dest=$cache/kernels/$suite
 max_age_days=${URINGC_KERNEL_MAX_AGE_DAYS:-7}
 # The mirror this machine's apt uses (scripts/debian-mirror.sh), unless URINGC_DEBIAN_MIRROR says.
-mirror=$("$(dirname "${BASH_SOURCE[0]}")/../../scripts/debian-mirror.sh" archive)
+# Installed, the script sits beside this one (libexec/uringc/); in the source tree in scripts/.
+here=$(dirname "${BASH_SOURCE[0]}")
+mirror_script=$here/debian-mirror.sh
+[ -x "$mirror_script" ] || mirror_script=$here/../../scripts/debian-mirror.sh
+mirror=$("$mirror_script" archive)
 say() { echo "fetch-kernel[$suite]: $*" >&2; }
 
 # One fetch at a time per cache: parallel CTest jobs share the apt lists folder and the kernels.

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "emit/host_abi.h"
+#include "uringc/host_abi.h"
 #include "uringc/engine.h"
 #include "uringc/globals.h"
 #include "uringc/program.h"

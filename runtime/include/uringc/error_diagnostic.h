@@ -2,7 +2,7 @@
 // it with the compiler's formatter (diag/formatter.h), as text or JSON, with the same kinds.
 #pragma once
 
-#include "diag/diagnostic.h"
+#include "uringc/diag/diagnostic.h"
 #include "uringc/result.h"
 
 namespace uringc {

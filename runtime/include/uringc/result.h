@@ -9,7 +9,7 @@
 #include <utility>
 #include <variant>
 
-#include "diag/kinds.h"
+#include "uringc/diag/kinds.h"
 
 namespace uringc {
 

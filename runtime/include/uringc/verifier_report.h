@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "diag/diagnostic.h"
-#include "source/source_file.h"
+#include "uringc/diag/diagnostic.h"
+#include "uringc/source_file.h"
 #include "uringc/btf_lines.h"
 #include "uringc/verifier_log.h"
 

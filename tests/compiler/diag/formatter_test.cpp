@@ -1,5 +1,5 @@
 // The diagnostic formatter: clang-style text with a caret range, notes, and JSON.
-#include "diag/formatter.h"
+#include "uringc/diag/formatter.h"
 
 #include <gtest/gtest.h>
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "diag/formatter.h"
+#include "uringc/diag/formatter.h"
 #include "driver/compile_command.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"

@@ -16,7 +16,7 @@
 
 #include "driver/compilation.h"
 #include "driver/compile_command.h"
-#include "emit/host_abi.h"
+#include "uringc/host_abi.h"
 #include "front_end_input.h"
 #include "rgir/rgir.h"
 #include "uringc/btf_lines.h"

@@ -12,7 +12,7 @@ namespace uringc {
 
 enum class DiagKind : uint16_t {
 #define URINGC_DIAG_KIND(name, layer, summary) k##name,
-#include "diag/kinds.def"
+#include "uringc/diag/kinds.def"
 #undef URINGC_DIAG_KIND
 };
 

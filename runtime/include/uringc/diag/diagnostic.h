@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "diag/kinds.h"
-#include "source/source_file.h"
+#include "uringc/diag/kinds.h"
+#include "uringc/source_file.h"
 
 namespace uringc {
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "diag/diagnostic.h"
+#include "uringc/diag/diagnostic.h"
 
 namespace uringc {
 
