@@ -74,12 +74,17 @@ class Install(unittest.TestCase):
                     "libexec/uringc/vmlib.py", "libexec/uringc/fetch-kernel.sh",
                     "libexec/uringc/debian-mirror.sh", "share/man/man1/uringc.1",
                     "share/man/man1/uringc-run.1", "share/bash-completion/completions/uringc",
-                    "share/doc/uringc/README.md", "share/doc/uringc/examples/nop_chain.uring"]:
+                    "share/doc/uringc/README.md", "share/doc/uringc/examples/nop_chain.uring",
+                    "share/uringc/editors/uring.tmLanguage.json",
+                    "share/uringc/editors/uring.tmLanguage",
+                    "share/vim/vimfiles/syntax/uring.vim", "share/vim/vimfiles/ftdetect/uring.vim",
+                    "share/vim/vimfiles/ftplugin/uring.vim"]:
             self.assertTrue((p / rel).exists(), rel)
         for rel in ["liburingc.so", "liburingc.a", "pkgconfig/uringc.pc",
                     "cmake/uringc/uringcConfig.cmake", "cmake/uringc/uringcTargets.cmake"]:
             self.assertTrue((lib / rel).exists(), rel)
         self.assertTrue(any(p.glob("share/uringc/stdlib/*.uring")))
+        self.assertTrue(any(p.glob("share/uringc/editors/uring-*.vsix")))
         # Nothing installed names the build or source tree.
         for f in [*lib.glob("cmake/uringc/*.cmake"), lib / "pkgconfig/uringc.pc"]:
             for tree in hidden_trees():
