@@ -83,7 +83,7 @@ class Install(unittest.TestCase):
         for rel in ["liburingc.so", "liburingc.a", "pkgconfig/uringc.pc",
                     "cmake/uringc/uringcConfig.cmake", "cmake/uringc/uringcTargets.cmake"]:
             self.assertTrue((lib / rel).exists(), rel)
-        self.assertTrue(any(p.glob("share/uringc/stdlib/*.uring")))
+        self.assertTrue(any(p.glob("share/uringc/stdlib/**/*.uring")))
         self.assertTrue(any(p.glob("share/uringc/editors/uring-*.vsix")))
         # Nothing installed names the build or source tree.
         for f in [*lib.glob("cmake/uringc/*.cmake"), lib / "pkgconfig/uringc.pc"]:
