@@ -7,7 +7,8 @@
 #   include/uringc/ (public headers; bpf/uringc_controller.bpf.h for C controllers)
 #   share/uringc/stdlib/, libexec/uringc/ (the VM runner behind `uringc run --vm`)
 #   share/man/man1/uringc.1, uringc-run.1, share/bash-completion/completions/uringc, uringc-run
-#   share/uringc/editors/ (TextMate grammar, VS Code .vsix), share/vim/vimfiles/ (grammar/editors)
+#   share/uringc/editors/ (TextMate grammar, VS Code .vsix), share/vim/vimfiles/ and
+#   share/nvim/site/ (Vim files; grammar/editors)
 #
 # Components: `runtime` (the shared library), `dev` (headers, static library, pkg-config, CMake
 # files) and `tools` (everything else); the Debian packages are cut along them (cmake/Package.cmake).

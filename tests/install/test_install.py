@@ -77,8 +77,8 @@ class Install(unittest.TestCase):
                     "share/doc/uringc/README.md", "share/doc/uringc/examples/nop_chain.uring",
                     "share/uringc/editors/uring.tmLanguage.json",
                     "share/uringc/editors/uring.tmLanguage",
-                    "share/vim/vimfiles/syntax/uring.vim", "share/vim/vimfiles/ftdetect/uring.vim",
-                    "share/vim/vimfiles/ftplugin/uring.vim"]:
+                    *[f"share/{root}/{kind}/uring.vim" for root in ("vim/vimfiles", "nvim/site")
+                      for kind in ("syntax", "ftdetect", "ftplugin")]]:
             self.assertTrue((p / rel).exists(), rel)
         for rel in ["liburingc.so", "liburingc.a", "pkgconfig/uringc.pc",
                     "cmake/uringc/uringcConfig.cmake", "cmake/uringc/uringcTargets.cmake"]:
