@@ -76,7 +76,8 @@ command -v npm >/dev/null || missing+=(npm)
 install_editor_modules() {
   local p
   for p in "${editor_npm_packages[@]}"; do
-    if ! grep -qs "\"version\": \"${p##*@}\"" "$editor_modules/node_modules/${p%@*}/package.json"; then
+    local manifest=$editor_modules/node_modules/${p%@*}/package.json
+    if ! grep -qs "\"version\": \"${p##*@}\"" "$manifest"; then
       echo "install-deps: installing ${editor_npm_packages[*]} from npm into $editor_modules"
       npm install --prefix "$editor_modules" --no-save --no-audit --no-fund --loglevel=error \
         "${editor_npm_packages[@]}"

@@ -87,7 +87,8 @@ CHECKS = [
     ("tests/editors/sample.uring", "/* A block", "A", "comment.block.uring", "uringComment"),
     ("tests/editors/sample.uring", "const CHUNK: u32", "const", "storage.type.const.uring",
      "uringDeclare"),
-    ("tests/editors/sample.uring", "const CHUNK: u32", "CHUNK", "variable.other.constant.uring", ""),
+    ("tests/editors/sample.uring", "const CHUNK: u32", "CHUNK", "variable.other.constant.uring",
+     ""),
     ("tests/editors/sample.uring", "data: bytes", "bytes", "storage.type.primitive.uring",
      "uringType"),
     ("tests/editors/sample.uring", "out: shared buffers", "shared", "storage.modifier.memory.uring",
@@ -206,8 +207,8 @@ class TextMateTest(unittest.TestCase):
 
     def test_the_plist_form_tokenizes_as_the_json_does(self):
         plist = Path(self.tmp.name) / "uring.tmLanguage"
-        subprocess.run([sys.executable, SOURCE / "scripts/tmlanguage-plist.py", GRAMMAR, "-o", plist],
-                       check=True)
+        subprocess.run([sys.executable, SOURCE / "scripts/tmlanguage-plist.py", GRAMMAR,
+                        "-o", plist], check=True)
         self.assertEqual(editor_tools.tokenize(plist, [SAMPLE])[SAMPLE], self.tokens[SAMPLE])
 
     def test_chosen_tokens_have_their_scopes(self):
@@ -289,7 +290,15 @@ class VsixTest(unittest.TestCase):
                 self.assertIn(f'Version="{package["version"]}"', manifest)
                 self.assertIn(f'Publisher="{package["publisher"]}"', manifest)
                 config = json.loads(z.read("extension/language-configuration.json"))
-                self.assertEqual(config["comments"]["lineComment"], "//")
+        self.assertEqual(config["comments"], {"lineComment": "//", "blockComment": ["/*", "*/"]})
+        closing = {p["open"]: p["close"] for p in config["autoClosingPairs"]}
+        for open_, close in config["brackets"]:
+            self.assertEqual(closing.get(open_), close, f"{open_} is not auto-closed")
+        # A word (double-click, Ctrl+D) is a whole name or integer, as the lexer reads it; the
+        # first alternative that matches wins, as in JavaScript.
+        word = re.compile(config["wordPattern"])
+        for w in ("send_all", "ETIME", "u32", "1_000", "0x2a_ff"):
+            self.assertEqual(word.match(w).group(), w)
 
 
 def main() -> int:

@@ -31,7 +31,8 @@ async function main() {
     fs.readFileSync(file, 'utf8').split(/\r?\n/).forEach((line, i) => {
       const r = grammar.tokenizeLine(line, stack);
       for (const t of r.tokens) {
-        tokens.push([i + 1, t.startIndex, t.endIndex, line.slice(t.startIndex, t.endIndex), t.scopes]);
+        const text = line.slice(t.startIndex, t.endIndex);
+        tokens.push([i + 1, t.startIndex, t.endIndex, text, t.scopes]);
       }
       stack = r.ruleStack;
     });
