@@ -254,11 +254,22 @@ class VimTest(unittest.TestCase):
                     if group:
                         self.assertEqual(got, group, word)
 
+    def check_long_comment(self, editor: str):
+        """A line deep inside a long block comment is a comment even when highlighting starts
+        there (syntax sync), not code."""
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "long.uring"
+            path.write_text("graph g() {}\n/*\n" + "  if x while read(a)\n" * 300 + "*/\n")
+            _, _, groups = editor_tools.vim_syntax(editor, VIM_DIR, path, [(280, 5)])
+            self.assertEqual(groups, ["uringComment"], f"{editor}: line 280 of a block comment")
+
     def test_vim(self):
         self.check("vim")
+        self.check_long_comment("vim")
 
     def test_nvim(self):
         self.check("nvim")
+        self.check_long_comment("nvim")
 
 
 class SampleTest(unittest.TestCase):

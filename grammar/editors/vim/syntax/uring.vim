@@ -64,6 +64,9 @@ syn match uringBadEscape contained "\\."
 syn match uringEscape contained +\\\%([nrt0\\"]\|x\x\x\)+
 syn region uringString start=+"+ skip=+\\\\\|\\"+ end=+"+ end=+$+ contains=uringEscape,uringBadEscape
 
+" Redraws that start inside a long block comment still see it as one.
+syn sync ccomment uringComment minlines=50
+
 hi def link uringTodo Todo
 hi def link uringComment Comment
 hi def link uringString String
