@@ -1,6 +1,7 @@
 """Runs the real highlighters on .uring files for test_editor_syntax.py: the TextMate grammar
 through vscode-textmate (tokenize.js, under node) and the Vim syntax file through vim or nvim
-started headless. Each returns what the editor would colour, so the test asserts on it."""
+started headless (and indent/uring.vim re-indenting a file). Each returns what the editor
+shows, so the test asserts on it."""
 import json
 import os
 import shutil
@@ -48,21 +49,44 @@ qall!
 """
 
 
+_REINDENT = """set nocompatible
+set rtp^={rtp}
+filetype plugin indent on
+syntax on
+edit {file}
+normal! gg=G
+write! {out}
+qall!
+"""
+
+
+def _run_vim(editor: str, script: str, out: Path) -> str:
+    argv = [editor, "-u", "NONE", "-i", "NONE", "-n", "-es", "-S", str(out.parent / "probe.vim")]
+    if editor == "nvim":
+        argv.insert(1, "--headless")
+    (out.parent / "probe.vim").write_text(script)
+    proc = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=120)
+    if not out.exists():
+        raise RuntimeError(f"{editor} wrote no result (exit {proc.returncode}): "
+                           f"{proc.stdout}{proc.stderr}")
+    return out.read_text()
+
+
+def vim_reindent(editor: str, vim_dir: Path, text: str) -> str:
+    """`text` re-indented by `editor` with indent/uring.vim and the ftplugin's settings (gg=G)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        file, out = Path(tmp) / "in.uring", Path(tmp) / "out"
+        file.write_text(text)
+        return _run_vim(editor, _REINDENT.format(rtp=vim_dir, file=file, out=out), out)
+
+
 def vim_syntax(editor: str, vim_dir: Path, file: Path, positions: list[tuple[int, int]]):
     """Opens `file` in `editor` (vim or nvim) with only `vim_dir` added to its runtime path;
     returns (filetype, commentstring, [syntax group at each (line, column from 1)])."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out"
-        script = Path(tmp) / "probe.vim"
-        script.write_text(_PROBE.format(rtp=vim_dir, file=file, out=out,
-                                        positions=json.dumps([list(p) for p in positions])))
-        argv = [editor, "-u", "NONE", "-i", "NONE", "-n", "-es", "-S", str(script)]
-        if editor == "nvim":
-            argv.insert(1, "--headless")
-        proc = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                              timeout=120)
-        if not out.exists():
-            raise RuntimeError(f"{editor} wrote no result (exit {proc.returncode}): "
-                               f"{proc.stdout}{proc.stderr}")
-        lines = out.read_text().split("\n")
+        script = _PROBE.format(rtp=vim_dir, file=file, out=out,
+                               positions=json.dumps([list(p) for p in positions]))
+        lines = _run_vim(editor, script, out).split("\n")
         return lines[0], lines[1], lines[2:2 + len(positions)]

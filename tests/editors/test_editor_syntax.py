@@ -4,7 +4,8 @@
   the engine of VS Code, on every example, every stdlib module and sample.uring: no token is
   invalid, and chosen tokens get the scopes below.
 - The Vim syntax file is run in vim (and nvim when installed) headless on the same tokens:
-  `*.uring` is detected, commentstring is set, and each token is in the syntax group below.
+  `*.uring` is detected, commentstring is set, and each token is in the syntax group below; the
+  indent file re-indents every example and stdlib module as it is written.
 - Every keyword of Uring.g4 appears in both files, and every keyword, request, builtin, constant,
   type and unit the compiler knows (language_words.py) is coloured by both, so a word added to the
   language without its highlighting fails here.
@@ -263,13 +264,31 @@ class VimTest(unittest.TestCase):
             _, _, groups = editor_tools.vim_syntax(editor, VIM_DIR, path, [(280, 5)])
             self.assertEqual(groups, ["uringComment"], f"{editor}: line 280 of a block comment")
 
+    def check_indent(self, editor: str):
+        """Every example and stdlib module, its indentation removed, re-indented as written (four
+        spaces, the ftplugin's default), but for the continuation lines of a long header, which
+        are aligned by hand."""
+        for path in FILES:
+            lines = path.read_text().split("\n")
+            got = editor_tools.vim_reindent(editor, VIM_DIR,
+                                            "\n".join(l.lstrip() for l in lines)).split("\n")
+            prev = ""
+            for n, (want, have) in enumerate(zip(lines, got), 1):
+                continued = prev.rstrip().endswith(",") or want.lstrip().startswith("->")
+                in_comment = want.rstrip().endswith("*/") and "/*" not in want
+                if want.strip() and not continued and not in_comment:
+                    self.assertEqual(have, want, f"{editor}: {path}:{n} re-indented")
+                prev = want if want.strip() else prev
+
     def test_vim(self):
         self.check("vim")
         self.check_long_comment("vim")
+        self.check_indent("vim")
 
     def test_nvim(self):
         self.check("nvim")
         self.check_long_comment("nvim")
+        self.check_indent("nvim")
 
 
 class SampleTest(unittest.TestCase):

@@ -78,7 +78,7 @@ class Install(unittest.TestCase):
                     "share/uringc/editors/uring.tmLanguage.json",
                     "share/uringc/editors/uring.tmLanguage",
                     *[f"share/{root}/{kind}/uring.vim" for root in ("vim/vimfiles", "nvim/site")
-                      for kind in ("syntax", "ftdetect", "ftplugin")]]:
+                      for kind in ("syntax", "ftdetect", "ftplugin", "indent")]]:
             self.assertTrue((p / rel).exists(), rel)
         for rel in ["liburingc.so", "liburingc.a", "pkgconfig/uringc.pc",
                     "cmake/uringc/uringcConfig.cmake", "cmake/uringc/uringcTargets.cmake"]:
