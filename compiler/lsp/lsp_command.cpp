@@ -17,8 +17,7 @@ driver::Runner DeclareLsp(CLI::App& cmd) {
   auto opts = std::make_shared<LspOptions>();
   driver::AddStdlibOption(cmd, opts->stdlib);
   cmd.add_flag("--stdio", opts->stdio,
-               "talk over standard input and output (the default and only transport; accepted "
-               "because editors pass it)");
+               "accepted and ignored: standard input and output are the only transport");
   cmd.footer(
       "Speaks the Language Server Protocol 3.17 (JSON-RPC with Content-Length headers) on "
       "standard input and output: diagnostics, hover, go to definition, document symbols. "

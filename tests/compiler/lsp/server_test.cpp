@@ -5,6 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include "lsp/uri.h"
 
 namespace uringc::lsp {
@@ -214,6 +219,71 @@ TEST_F(ServerTest, HoverAndSymbolsStillWorkWithASyntaxError) {
   const json s = Request("textDocument/documentSymbol", {{"textDocument", {{"uri", uri}}}});
   ASSERT_GE(s["result"].size(), 1u);
   EXPECT_EQ(s["result"][0]["name"], "helper");
+}
+
+TEST_F(ServerTest, HoverOnConstantsArmResultsAndOutputs) {
+  Initialize();
+  const std::string text =
+      "const LIMIT = 3\n"
+      "graph g(a: fd, b: fd, buf: buffers[2] of 64) -> (winner: u32) {\n"
+      "    any {\n"
+      "        read(a, buf[0], 0) as got => { winner = u32(max(got, LIMIT)) }\n"
+      "        read(b, buf[1], 0) => { winner = 1 }\n"
+      "    }\n"
+      "}\n";
+  ASSERT_EQ(Open(uri, text), json::array());
+  auto hover = [&](int line, int character) {
+    return Request("textDocument/hover", At(uri, line, character))["result"]["contents"]["value"]
+        .get<std::string>();
+  };
+  EXPECT_NE(hover(3, 30).find("(result of the `any` arm's request) got: i32"), std::string::npos)
+      << hover(3, 30);
+  EXPECT_NE(hover(3, 62).find("const LIMIT"), std::string::npos) << hover(3, 62);
+  EXPECT_NE(hover(3, 40).find("(output) winner: u32"), std::string::npos) << hover(3, 40);
+  EXPECT_NE(hover(3, 53).find("(builtin) max"), std::string::npos) << hover(3, 53);
+}
+
+TEST_F(ServerTest, ImportsResolveNextToTheDocumentOnDisk) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("uringc_lsp_test_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir / "lib");
+  std::ofstream(dir / "lib" / "util.uring") << "// Doubles x.\nfn twice(x: u32) -> i32 {\n"
+                                               "    return i32(x * 2)\n}\n";
+  const std::string main_uri = UriFromPath((dir / "main.uring").string());
+  Initialize();
+  const std::string text =
+      "import lib.util\nimport lib.missing\ngraph g() -> (out: i32) {\n    out = twice(2)\n}\n";
+  const json diags = Open(main_uri, text);
+  ASSERT_EQ(diags.size(), 1u) << diags.dump();
+  EXPECT_EQ(diags[0]["code"], "ImportNotFound");
+  EXPECT_EQ(diags[0]["range"]["start"], json({{"line", 1}, {"character", 7}}));
+  const json d = Request("textDocument/definition", At(main_uri, 3, 11))["result"];
+  EXPECT_EQ(d["uri"], UriFromPath(std::filesystem::canonical(dir / "lib" / "util.uring").string()));
+  EXPECT_EQ(d["range"]["start"], json({{"line", 1}, {"character", 3}}));
+  const std::string h =
+      Request("textDocument/hover", At(main_uri, 3, 11))["result"]["contents"]["value"];
+  EXPECT_NE(h.find("fn twice(x: u32) -> i32"), std::string::npos) << h;
+  EXPECT_NE(h.find("Doubles x."), std::string::npos) << h;
+  std::filesystem::remove_all(dir);
+}
+
+TEST_F(ServerTest, EveryPrefixOfAProgramIsAnsweredWithoutCrashing) {
+  Initialize();
+  Open(uri, "");
+  const std::string text = kEcho;
+  for (size_t cut = 0; cut <= text.size(); cut += 3) {
+    Notify("textDocument/didChange", {{"textDocument", {{"uri", uri}, {"version", cut}}},
+                                      {"contentChanges", {{{"text", text.substr(0, cut)}}}}});
+    for (int line = 0; line < 10; line += 2) {
+      for (int character = 0; character < 40; character += 5) {
+        EXPECT_TRUE(Request("textDocument/hover", At(uri, line, character)).contains("result"));
+        EXPECT_TRUE(
+            Request("textDocument/definition", At(uri, line, character)).contains("result"));
+      }
+    }
+    const json s = Request("textDocument/documentSymbol", {{"textDocument", {{"uri", uri}}}});
+    ASSERT_TRUE(s["result"].is_array()) << s.dump();
+  }
 }
 
 }  // namespace
