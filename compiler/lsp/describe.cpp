@@ -93,6 +93,9 @@ std::string DescribeRequest(int request_kind) {
 std::string DescribeBuiltinCallee(std::string_view name) {
   if (const sema::RequestSignature* r = sema::FindRequest(name))
     return DescribeRequest(static_cast<int>(r->kind));
+  if (name == "recv_each")
+    return "(stream) for chunk in recv_each(s: fd, pool: provided buffers) -> chunk: shared bytes\n"
+           "// one multishot IORING_OP_RECV; the body runs once per completion";
   if (sema::TypeByName(name)) return "(conversion) " + std::string(name) + "(value)";
   auto fn = sema::FindBuiltinFn(name);
   if (!fn) return "";

@@ -25,7 +25,8 @@ void ByName(const Analysis& a, const std::string& name, bool callee, Target& t) 
     t.decl = d;
   } else if (const sema::RequestSignature* r = callee ? sema::FindRequest(name) : nullptr) {
     t.request = static_cast<int>(r->kind);
-  } else if (callee && (sema::FindBuiltinFn(name) || sema::TypeByName(name))) {
+  } else if (callee && (sema::FindBuiltinFn(name) || sema::TypeByName(name) ||
+                        name == "recv_each")) {
     t.builtin = name;
   } else if (int index = -1; !callee && sema::FindBuiltinConst(name, &index)) {
     t.builtin_const = index;
