@@ -39,14 +39,14 @@ bool ParsesAlone(const std::string& text, size_t begin, size_t end,
 }  // namespace
 
 std::string BlankBrokenDecls(const std::string& text, const ParseOptions& options,
-                             size_t max_decls) {
+                             size_t max_bytes) {
   std::vector<size_t> starts;
   for (size_t at = 0; at < text.size();) {
     const size_t eol = std::min(text.find('\n', at), text.size());
     if (StartsDecl(std::string_view(text).substr(at, eol - at))) starts.push_back(at);
     at = eol + 1;
   }
-  if (starts.empty() || starts.size() > max_decls) return "";
+  if (starts.empty() || starts.size() * text.size() > max_bytes) return "";
   starts.push_back(text.size());
   std::string repaired = text;
   bool any_kept = false;

@@ -12,8 +12,10 @@
 namespace uringc::lsp {
 
 /// `text` with each top-level declaration that does not parse on its own replaced by spaces;
-/// empty when no declaration parses or there are more than `max_decls` of them.
+/// empty when no declaration parses, or when parsing each alone would read more than
+/// `max_bytes` (each parse reads the whole, mostly blank, text), so a keystroke in a large file
+/// stays fast.
 std::string BlankBrokenDecls(const std::string& text, const ParseOptions& options,
-                             size_t max_decls = 256);
+                             size_t max_bytes = 64u << 20);
 
 }  // namespace uringc::lsp

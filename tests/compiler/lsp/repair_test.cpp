@@ -27,6 +27,10 @@ TEST(RepairTest, BlanksOnlyTheDeclarationsThatDoNotParse) {
 TEST(RepairTest, GivesUpWhenNothingParses) {
   EXPECT_EQ(BlankBrokenDecls("graph g( {\n", ParseOptions{}), "");
   EXPECT_EQ(BlankBrokenDecls("let x = \n", ParseOptions{}), "") << "no declaration at all";
+  const std::string text = "const A = 1\nconst B = \n";
+  EXPECT_NE(BlankBrokenDecls(text, ParseOptions{}), "");
+  EXPECT_EQ(BlankBrokenDecls(text, ParseOptions{}, /*max_bytes=*/2 * text.size() - 1), "")
+      << "two parses of the whole text are over the budget";
 }
 
 }  // namespace
