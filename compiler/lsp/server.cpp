@@ -143,17 +143,19 @@ void Server::HandleNotification(const std::string& method, const json& params) {
   if (!initialized_ || shutdown_) return;  // the spec says to drop them
   auto it = notifications_.find(method);
   if (it == notifications_.end()) return;  // `$/...` and others we do not use
+  // A notification has no response: a bad one is reported in the client's log.
+  std::string error;
   try {
     it->second(params);
   } catch (const RpcError& e) {
-    outgoing_.push_back({{"jsonrpc", "2.0"},
-                         {"method", "window/logMessage"},
-                         {"params", {{"type", 1}, {"message", method + ": " + e.message}}}});
+    error = e.message;
   } catch (const std::exception& e) {
+    error = e.what();
+  }
+  if (!error.empty())
     outgoing_.push_back({{"jsonrpc", "2.0"},
                          {"method", "window/logMessage"},
-                         {"params", {{"type", 1}, {"message", method + ": " + e.what()}}}});
-  }
+                         {"params", {{"type", 1}, {"message", method + ": " + error}}}});
 }
 
 std::vector<json> Server::Handle(std::string_view body) {
@@ -180,14 +182,12 @@ std::vector<json> Server::Handle(std::string_view body) {
     return std::move(outgoing_);
   }
   if (!has_id) {
-    outgoing_.push_back(ErrorResponse(nullptr, kInvalidRequest, "an `id` must be a number or string"));
+    outgoing_.push_back(
+        ErrorResponse(nullptr, kInvalidRequest, "an `id` must be a number or a string"));
     return std::move(outgoing_);
   }
-  std::vector<json> notes = std::move(outgoing_);
-  outgoing_.clear();
-  json response = HandleRequest(message["id"], method, params);
-  std::vector<json> out = std::move(notes);
-  out.push_back(std::move(response));
+  // The response goes first, then anything its handler queued.
+  std::vector<json> out = {HandleRequest(message["id"], method, params)};
   for (json& n : outgoing_) out.push_back(std::move(n));
   outgoing_.clear();
   return out;

@@ -101,6 +101,13 @@ TEST_F(ServerTest, ProtocolErrors) {
   EXPECT_EQ(Request("textDocument/formatting", At(uri, 0, 0))["error"]["code"], kMethodNotFound);
   EXPECT_TRUE(Notify("$/cancelRequest", {{"id", 1}}).empty()) << "notifications are not answered";
   EXPECT_TRUE(Notify("no/such/notification").empty());
+  const std::vector<json> logged = Notify(
+      "textDocument/didChange",
+      {{"textDocument", {{"uri", uri}, {"version", 2}}}, {"contentChanges", json::array()}});
+  ASSERT_EQ(logged.size(), 1u) << "a bad notification is logged, not answered";
+  EXPECT_EQ(logged[0]["method"], "window/logMessage");
+  EXPECT_NE(logged[0]["params"]["message"].get<std::string>().find("which is not open"),
+            std::string::npos);
   EXPECT_EQ(Request("textDocument/hover", At(uri, 0, 0))["error"]["code"], kInvalidParams)
       << "the document is not open";
   EXPECT_EQ(Request("textDocument/hover", {{"textDocument", 3}})["error"]["code"],
