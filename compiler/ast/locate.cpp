@@ -37,6 +37,7 @@ class Locator {
   }
   void VisitType(const TypeRef* t) {
     if (!t) return;
+    Offer({.kind = Located::Kind::kType, .range = t->range, .type = t});
     VisitExpr(t->count.get());
     VisitExpr(t->size.get());
   }

@@ -18,6 +18,7 @@ struct Located {
     kName,     ///< a name used in an expression
     kCallee,   ///< the callee of a call (request, fn, builtin, cast)
     kDecl,     ///< the name of a const, fn, graph or import
+    kType,     ///< a type as written (`u32`, `shared bytes`, `buffers[4] of 64`)
   };
   Kind kind = Kind::kNone;
   SourceRange range;  ///< the identifier's range
@@ -25,6 +26,7 @@ struct Located {
   const NameExpr* name = nullptr;
   const CallExpr* call = nullptr;
   const Decl* decl = nullptr;
+  const TypeRef* type = nullptr;
 };
 
 /// The innermost identifier of `file` whose range contains byte `offset` (its end included, so a

@@ -123,6 +123,25 @@ std::string DescribeBuiltinConst(int index) {
          std::to_string(c.value) + "  // predefined";
 }
 
+std::string DescribeType(const ast::TypeRef& t, const SourceManager& sources) {
+  const Type& r = t.resolved;
+  std::string out = "type " + (r.IsError() ? std::string(TextOf(sources, t.range)) : r.ToString());
+  std::string_view what;
+  switch (r.kind) {
+    case Type::Kind::kInt: what = r.is_signed ? "a signed integer" : "an unsigned integer"; break;
+    case Type::Kind::kBool: what = "true or false"; break;
+    case Type::Kind::kFd: what = "a file descriptor, or -errno from a failed request"; break;
+    case Type::Kind::kDuration: what = "a duration, in nanoseconds"; break;
+    case Type::Kind::kBytes: what = "a view into one buffer: start and length"; break;
+    case Type::Kind::kBuffers:
+      out += "\n// " + std::to_string(r.count) + " buffers of " + std::to_string(r.size) +
+             " bytes";
+      return out;
+    default: return out;
+  }
+  return out + "\n// " + std::string(what);
+}
+
 std::string DocComment(const ast::Decl& d, const SourceManager& sources) {
   const SourceFile* f = sources.Get(d.range.file);
   if (!f) return "";

@@ -35,6 +35,10 @@ std::string DescribeBuiltinCallee(std::string_view name);
 /// A predefined constant by its index in sema::BuiltinConstants(): `const EPIPE: i32 = 32`.
 std::string DescribeBuiltinConst(int index);
 
+/// A type as written, as sema resolved it (`type buffers[4] of 4096`), with what it holds on a
+/// second line (a `//` comment).
+std::string DescribeType(const ast::TypeRef& t, const SourceManager& sources);
+
 /// The `//` lines directly above `d` in its file, without the slashes; empty when there are none.
 std::string DocComment(const ast::Decl& d, const SourceManager& sources);
 

@@ -27,6 +27,8 @@ nlohmann::json Hover(const Document& doc, Position p, Encoding encoding) {
     code = DescribeBuiltinConst(t.builtin_const);
   } else if (!t.builtin.empty()) {
     code = DescribeBuiltinCallee(t.builtin);
+  } else if (t.type) {
+    code = DescribeType(*t.type, sources);
   }
   if (code.empty()) return nullptr;
   std::string markdown = "```uring\n" + code + "\n```";

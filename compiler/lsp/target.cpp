@@ -58,6 +58,7 @@ Target FindTarget(const Analysis& a, uint32_t offset) {
     case ast::Located::Kind::kNone: break;
     case ast::Located::Kind::kBinding: t.binding = at.binding; break;
     case ast::Located::Kind::kDecl: t.decl = at.decl; break;
+    case ast::Located::Kind::kType: t.type = at.type; break;
     case ast::Located::Kind::kName:
       FromResolution(a, at.name->resolved, at.name->name, /*callee=*/false, t);
       break;

@@ -16,9 +16,10 @@ struct Target {
   int request = -1;                       ///< a sema::RequestKind
   int builtin_const = -1;                 ///< an index into sema::BuiltinConstants()
   std::string builtin;                    ///< a builtin fn or a cast, by name
+  const ast::TypeRef* type = nullptr;     ///< a type as written
   SourceRange range;                      ///< of the identifier under the cursor
   bool Found() const {
-    return binding || decl || request >= 0 || builtin_const >= 0 || !builtin.empty();
+    return binding || decl || request >= 0 || builtin_const >= 0 || !builtin.empty() || type;
   }
 };
 

@@ -248,6 +248,10 @@ TEST_F(ServerTest, HoverOnConstantsArmResultsAndOutputs) {
   EXPECT_NE(hover(3, 62).find("const LIMIT"), std::string::npos) << hover(3, 62);
   EXPECT_NE(hover(3, 40).find("(output) winner: u32"), std::string::npos) << hover(3, 40);
   EXPECT_NE(hover(3, 53).find("(builtin) max"), std::string::npos) << hover(3, 53);
+  // Types as written: `fd`, and the buffers (not on their count, a constant expression).
+  EXPECT_NE(hover(1, 11).find("type fd\n// a file descriptor"), std::string::npos) << hover(1, 11);
+  EXPECT_NE(hover(1, 29).find("type buffers[2] of 64\n// 2 buffers of 64 bytes"),
+            std::string::npos) << hover(1, 29);
 }
 
 TEST_F(ServerTest, ImportsResolveNextToTheDocumentOnDisk) {
