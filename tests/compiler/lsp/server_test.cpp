@@ -260,14 +260,27 @@ TEST_F(ServerTest, ImportsResolveNextToTheDocumentOnDisk) {
   std::filesystem::create_directories(dir / "lib");
   std::ofstream(dir / "lib" / "util.uring") << "// Doubles x.\nfn twice(x: u32) -> i32 {\n"
                                                "    return i32(x * 2)\n}\n";
+  std::ofstream(dir / "lib" / "bad.uring") << "fn bad() -> i32 {\n    return nope\n}\n";
   const std::string main_uri = UriFromPath((dir / "main.uring").string());
   Initialize();
   const std::string text =
       "import lib.util\nimport lib.missing\ngraph g() -> (out: i32) {\n    out = twice(2)\n}\n";
-  const json diags = Open(main_uri, text);
+  json diags = Open(main_uri, text);
   ASSERT_EQ(diags.size(), 1u) << diags.dump();
   EXPECT_EQ(diags[0]["code"], "ImportNotFound");
   EXPECT_EQ(diags[0]["range"]["start"], json({{"line", 1}, {"character", 7}}));
+  // An error inside an imported file is shown on its import, and points into the file.
+  diags = Open(main_uri, "import lib.bad\ngraph g() -> (out: i32) {\n    out = bad()\n}\n");
+  ASSERT_EQ(diags.size(), 1u) << diags.dump();
+  EXPECT_EQ(diags[0]["code"], "UndefinedName");
+  EXPECT_EQ(diags[0]["range"]["start"], json({{"line", 0}, {"character", 7}}));
+  EXPECT_NE(diags[0]["message"].get<std::string>().find("bad.uring:2:12: "), std::string::npos)
+      << diags.dump();
+  const json& related = diags[0]["relatedInformation"][0]["location"];
+  EXPECT_EQ(related["uri"],
+            UriFromPath(std::filesystem::canonical(dir / "lib" / "bad.uring").string()));
+  EXPECT_EQ(related["range"]["start"], json({{"line", 1}, {"character", 11}}));
+  Open(main_uri, text);
   const json d = Request("textDocument/definition", At(main_uri, 3, 11))["result"];
   EXPECT_EQ(d["uri"], UriFromPath(std::filesystem::canonical(dir / "lib" / "util.uring").string()));
   EXPECT_EQ(d["range"]["start"], json({{"line", 1}, {"character", 3}}));
