@@ -37,10 +37,11 @@ def hidden_trees():
 
 
 def run_hidden(argv, **kw):
-    """Runs argv in a private mount namespace where the source and build trees are empty."""
+    """Runs argv in a private mount namespace where the source and build trees are empty, from
+    / (the test's own directory is hidden too: a pyenv shim cannot start in it)."""
     mounts = " && ".join(f"mount -t tmpfs uringc-hidden '{t}'" for t in hidden_trees())
     return run(["unshare", "--mount", "--propagation", "private", "sh", "-c",
-                mounts + ' && exec "$@"', "sh", *argv], **kw)
+                mounts + ' && cd / && exec "$@"', "sh", *argv], **kw)
 
 
 class Install(unittest.TestCase):
@@ -84,7 +85,7 @@ class Install(unittest.TestCase):
         for rel in ["liburingc.so", "liburingc.a", "pkgconfig/uringc.pc",
                     "cmake/uringc/uringcConfig.cmake", "cmake/uringc/uringcTargets.cmake"]:
             self.assertTrue((lib / rel).exists(), rel)
-        self.assertTrue(any(p.glob("share/uringc/stdlib/*.uring")))
+        self.assertTrue(any(p.glob("share/uringc/stdlib/**/*.uring")))
         # Nothing installed names the build or source tree.
         for f in [*lib.glob("cmake/uringc/*.cmake"), lib / "pkgconfig/uringc.pc"]:
             for tree in hidden_trees():
