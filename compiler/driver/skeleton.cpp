@@ -177,11 +177,13 @@ void WriteOpen(std::ostream& h, const rgir::Graph& g) {
 
 void WriteLoad(std::ostream& h, const rgir::Graph& g) {
   const std::string& n = g.name;
+  bool sets = false;  // a parameter __load sets (shared buffers and provided pools have none)
+  for (const rgir::Param& p : g.params) sets = sets || IsScalar(p.type) || IsHostBuffers(p.type);
   h << "/* Sets every parameter from skel->params and loads the controller for `ring`. 0, or\n"
     << " * -errno with the reason in uringc_ctl__last_error(skel->ctl) (-ENOMEM alone when a\n"
     << " * buffer cannot be allocated). */\n"
     << "static inline int " << n << "__load(struct " << n << " *skel, struct uringc_ring *ring)\n{\n"
-    << "\tint err;\n\n\tif (!skel)\n\t\treturn -EINVAL;\n";
+    << (sets ? "\tint err;\n\n" : "") << "\tif (!skel)\n\t\treturn -EINVAL;\n";
   for (const rgir::Param& p : g.params) {
     const std::string field = "skel->params." + p.name;
     const std::string name = "\"" + p.name + "\"";

@@ -132,6 +132,23 @@ class SkeletonCli(unittest.TestCase):
         p = run(app, "auto", timeout=60)
         self.assertIn("opened on kernel", p.stdout)
 
+    def test_a_graph_without_parameters_or_outputs(self):
+        # Nothing to set or read: the functions still compile without unused variables.
+        with open(self.out("g.uring"), "w") as f:
+            f.write("graph g(pool: provided buffers[4] of 256) {\n nop()?\n}\n")
+        self.compile("--emit-skeleton", "-o", self.out("g.bpf.o"), src=self.out("g.uring"))
+        main = ("#include \"g.skel.h\"\nint main(void)\n{\n\tstruct g_outputs out;\n"
+                "\tstruct g *skel = g__open(URINGC_ENGINE_AUTO);\n\tint err = g__load(skel, NULL);\n"
+                "\terr = err ? err : g__read_outputs(skel, &out);\n\tg__destroy(skel);\n"
+                "\treturn err ? 1 : 0;\n}\n")
+        for compiler, std, ext, extra in (("gcc", "-std=c11", ".c", ["-pedantic"]),
+                                          ("g++", "-std=c++17", ".cpp", [])):
+            with open(self.out("main" + ext), "w") as f:
+                f.write(main)
+            p = run(compiler, std, "-Wall", "-Wextra", "-Werror", *extra, "-I", self.dir, "-I",
+                    INCLUDE, "-c", self.out("main" + ext), "-o", self.out("main.o"))
+            self.assertEqual(p.returncode, 0, f"{compiler}:\n{p.stderr}")
+
     def usage_error(self, *args, src=TYPES):
         p = run(UR, "compile", *args, src)
         self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
