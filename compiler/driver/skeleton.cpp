@@ -103,6 +103,10 @@ void WriteOutputs(std::ostream& h, const rgir::Graph& g) {
       << " */\n";
   if (Outputs(g).empty()) h << "\tchar unused_; /* C has no empty structs */\n";
   h << "};\n\n";
+}
+
+// The skeleton itself: the C API's handle, the parameters, and the memory __load allocated.
+void WriteHandle(std::ostream& h, const rgir::Graph& g) {
   h << "struct " << g.name << " {\n"
     << "\tstruct uringc_ctl *ctl; /* the C API's handle, for everything else */\n"
     << "\tstruct " << g.name << "_params params;\n";
@@ -263,6 +267,7 @@ std::optional<std::string> CSkeleton(const SkeletonInput& in, std::string& error
   WriteIntro(h, in, guard);
   WriteParams(h, g);
   WriteOutputs(h, g);
+  WriteHandle(h, g);
   WriteObject(h, in);
   WriteOpen(h, g);
   WriteLoad(h, g);
