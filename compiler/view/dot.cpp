@@ -110,7 +110,7 @@ class Writer {
 
 std::string ToDot(const rgir::Module& m, const SourceManager& sources) {
   std::string out =
-      "digraph uringc {\n  compound=true;\n  node [fontname=\"monospace\",fontsize=10];\n"
+      "digraph uringc {\n  compound=true;\n  graph [fontname=\"monospace\",fontsize=11];\n  node [fontname=\"monospace\",fontsize=10];\n"
       "  edge [fontname=\"monospace\",fontsize=9];\n";
   for (size_t i = 0; i < m.graphs.size(); ++i) {
     const GraphView v = BuildRequestView(m.graphs[i], sources);
