@@ -2,7 +2,9 @@
 // loop the nodes of its natural loop (found from the back edges of its task's control flow), a
 // block deadline the nodes of its scope. Nesting follows containment: a loop or deadline is
 // inside the smallest other one of its task that holds its first node, and the outermost ones of
-// a child task are inside that task's fork. Clusters that hold no request are left out.
+// a child task are inside that task's fork. An inlined fn call holds the nodes copied from its
+// fn, so a request of std's `write_all` is drawn inside the call that the program wrote.
+// Clusters that hold no request are left out.
 #include <algorithm>
 #include <tuple>
 
@@ -111,10 +113,29 @@ void FindDeadlines(const rgir::Graph& g, const SourceManager& sources,
   }
 }
 
+void FindCalls(const rgir::Graph& g, const SourceManager& sources, std::vector<Candidate>& out) {
+  for (uint32_t call = 0; call < g.calls.size(); ++call) {
+    const rgir::InlinedCall& c = g.calls[call];
+    Candidate cand{ViewCluster::Kind::kCall, c.task, rgir::kNone,
+                   std::vector<bool>(g.nodes.size()), 0,
+                   OneLine(sources, c.range) + "\n" + Where(sources, c.range)};
+    for (rgir::NodeId i = 0; i < g.nodes.size(); ++i) {
+      if (g.nodes[i].task != c.task) continue;
+      for (uint32_t k = g.nodes[i].call; k != rgir::kNone; k = g.calls[k].parent) {
+        if (k == call) cand.members[i] = true;
+      }
+      if (cand.members[i] && cand.anchor == rgir::kNone) cand.anchor = i;
+    }
+    cand.size = static_cast<size_t>(std::count(cand.members.begin(), cand.members.end(), true));
+    if (cand.anchor != rgir::kNone) out.push_back(std::move(cand));
+  }
+}
+
 // Orders candidates of one task from inner to outer: fewer nodes first; a deadline and a loop
-// with the same nodes nest with the deadline outside.
+// with the same nodes nest with the deadline outside, and a fn call outside both.
 auto Key(const Candidate& c) {
-  return std::make_tuple(c.size, c.kind == ViewCluster::Kind::kDeadline ? 1 : 0);
+  const int rank = c.kind == ViewCluster::Kind::kCall ? 2 : c.kind == ViewCluster::Kind::kDeadline;
+  return std::make_tuple(c.size, rank);
 }
 
 // The innermost candidate of `node`'s task that holds it, other than `self`; else the fork of
@@ -147,6 +168,7 @@ ClusterMap BuildClusters(const rgir::Graph& g, const SourceManager& sources, Gra
   FindLoops(g, sources, cands);
   std::vector<uint32_t> deadline_cand(g.deadlines.size(), kNone);
   FindDeadlines(g, sources, cands, deadline_cand);
+  FindCalls(g, sources, cands);
   for (uint32_t i = 0; i < cands.size(); ++i)
     cands[i].parent = Innermost(g, cands, fork_of_task, cands[i].anchor, i);
 

@@ -69,6 +69,7 @@ class Writer {
       case ViewCluster::Kind::kFork: style = "style=\"rounded,bold\"; color=blue"; break;
       case ViewCluster::Kind::kLoop: style = "style=rounded; color=gray40"; break;
       case ViewCluster::Kind::kDeadline: style = "style=dashed; color=darkorange"; break;
+      case ViewCluster::Kind::kCall: style = "style=dotted; color=gray30"; break;
     }
     out_ += indent + "subgraph " + ClusterName(c) + " {\n" + indent + "  label=" +
             Quote(k.label) + "; " + style + ";\n";

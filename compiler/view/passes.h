@@ -16,8 +16,8 @@ struct ClusterMap {
   std::vector<uint32_t> of_deadline;  ///< per rgir deadline scope: its cluster, or kNone
 };
 
-/// Adds a cluster per fork (`parallel`, `all`, `any`), loop and block deadline that holds a
-/// request, nested as in the program, and says which cluster each rgir node is in.
+/// Adds a cluster per fork (`parallel`, `all`, `any`), loop, block deadline and inlined fn call
+/// that holds a request, nested as in the program, and says which cluster each rgir node is in.
 ClusterMap BuildClusters(const rgir::Graph& g, const SourceManager& sources, GraphView& view);
 
 /// Adds kNext, kError and kTimeout edges between the view's nodes; `view_of` maps an rgir

@@ -2,7 +2,7 @@
 // not what code generation needs. rgir has a node per assignment and branch; this model keeps
 // only the requests, the values that flow from one request's result into another's operands,
 // where control goes after each request (including errors and timeouts), and the constructs that
-// group requests: `parallel`/`all`/`any`, loops and deadlines. Built from rgir (BuildRequestView)
+// group requests: `parallel`/`all`/`any`, loops, deadlines and the fn calls they come from. Built from rgir (BuildRequestView)
 // and written as DOT (view/dot.h).
 #pragma once
 
@@ -29,9 +29,11 @@ struct ViewNode {
 
 /// A group of requests drawn as a DOT cluster.
 struct ViewCluster {
-  enum class Kind : uint8_t { kFork, kLoop, kDeadline };
+  enum class Kind : uint8_t { kFork, kLoop, kDeadline, kCall };
   Kind kind = Kind::kLoop;
-  std::string label;  ///< the construct's source head: `any`, `parallel c in 0..64`, `within 10 ms`
+  /// The construct's source head: `any`, `parallel c in 0..64`, `within 10 ms`; for a fn call
+  /// (the fn's requests are inside), the call and its line: `write_all(dst, b[..n], 0)\ncopy.uring:11`.
+  std::string label;
   uint32_t parent = kNone;
 };
 

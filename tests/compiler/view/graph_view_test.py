@@ -145,6 +145,12 @@ class GraphView(unittest.TestCase):
         lane = [c for c, (label, _) in dot.clusters.items() if label == "parallel lane in 0..4"]
         self.assertEqual(len(lane), 1)
         self.assertIn(lane[0], list(dot.ancestors(dot.nodes[write][2])))
+        # The write comes from std.io's write_all: inside its loop, inside the call in copy.uring.
+        calls = [c for c in dot.ancestors(dot.nodes[write][2])
+                 if dot.clusters[c][0] == "write_all(dst, buf[lane][..n], off)\ncopy.uring:13"]
+        self.assertEqual(len(calls), 1)
+        self.assertEqual(dot.clusters[dot.nodes[write][2]][0], "while done < len(data)")
+        self.assertEqual(dot.clusters[calls[0]][1], dot.nodes[read][2])
         # `within 1 s else fail` on the read: a timeout edge to the failure exit.
         self.assertIn((read, "g0_fail"), [(f, t) for f, t, a in dot.edges
                                           if a.get("label") == "timeout"])

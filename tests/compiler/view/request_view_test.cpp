@@ -153,6 +153,37 @@ TEST(RequestView, LoopsNestAroundForksAndEmptyLoopsAreLeftOut) {
   EXPECT_NE(EdgeOf(v, ViewEdge::Kind::kNext, view::kStartNode, after), nullptr);  // n == 0
 }
 
+TEST(RequestView, EachInlinedCallIsAClusterAroundItsFnsRequests) {
+  GraphView v = ViewOf(
+      "fn twice(f: fd) -> i32 {\n"
+      "    nop()?\n"
+      "    return close(f)\n"
+      "}\n"
+      "graph g(a: fd, b: fd) {\n"
+      "    twice(a)?\n"
+      "    twice(b)?\n"
+      "}\n");
+  ASSERT_EQ(Requests(v), 4u);
+  ASSERT_EQ(v.clusters.size(), 2u);
+  std::vector<uint32_t> nops, closes;
+  for (uint32_t i = 0; i < v.nodes.size(); ++i) {
+    if (v.nodes[i].label == "nop()") nops.push_back(i);
+    if (v.nodes[i].label == "close(f)") closes.push_back(i);
+  }
+  ASSERT_EQ(nops.size(), 2u);
+  ASSERT_EQ(closes.size(), 2u);
+  for (int k = 0; k < 2; ++k) {
+    const uint32_t c = v.nodes[nops[k]].cluster;
+    ASSERT_NE(c, view::kNone);
+    EXPECT_EQ(v.nodes[closes[k]].cluster, c);
+    EXPECT_EQ(v.clusters[c].kind, view::ViewCluster::Kind::kCall);
+    EXPECT_EQ(v.clusters[c].parent, view::kNone);
+    EXPECT_EQ(v.nodes[nops[k]].where, "main.uring:2");  // the fn's own line
+    EXPECT_EQ(v.clusters[c].label, k == 0 ? "twice(a)\nmain.uring:6" : "twice(b)\nmain.uring:7");
+  }
+  EXPECT_NE(EdgeOf(v, ViewEdge::Kind::kNext, closes[0], nops[1]), nullptr);
+}
+
 TEST(RequestView, DotNamesEveryClusterAndTheTimeoutLeavesItsCluster) {
   Compiled r = Compile(
       "graph g(f: fd, buf: buffers[1] of 64) {\n"
