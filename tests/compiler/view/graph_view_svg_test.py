@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Graphviz accepts every picture `uringc graph` draws: the request view and the IR view of every
-example, through `dot -Tsvg`, without errors or warnings, and `--format=svg` writes an SVG.
+example, and of every file-driven test program and lowering regression that compiles, through
+`dot -Tsvg`, without errors or warnings; and `--format=svg` writes an SVG.
 Exits 77 (skipped) when `dot` is not installed (Debian package graphviz; scripts/install-deps.sh
 installs it).
 
@@ -19,17 +20,23 @@ def main():
     if shutil.which("dot") is None:
         print("skipped: `dot` is not installed (Debian package graphviz)")
         return 77
-    examples = sorted(f for f in os.listdir(os.path.join(ROOT, "examples")) if f.endswith(".uring"))
     failed = 0
-    for name in examples:
-        for view in ("requests", "ir"):
-            src = os.path.join(ROOT, "examples", name)
-            p = subprocess.run([UR, "graph", "--format=dot", "--view=" + view, src],
-                               capture_output=True, timeout=60)
-            svg = subprocess.run(["dot", "-Tsvg"], input=p.stdout, capture_output=True, timeout=120)
-            ok = p.returncode == 0 and svg.returncode == 0 and not svg.stderr and b"<svg" in svg.stdout
-            print(("ok  " if ok else "FAIL"), name, view, svg.stderr.decode().strip())
-            failed += not ok
+    for folder, must_compile in (("examples", True), ("tests/compiler/files", False),
+                                 ("tests/lowering_fuzz/regressions", True)):
+        for name in sorted(f for f in os.listdir(os.path.join(ROOT, folder)) if f.endswith(".uring")):
+            src = os.path.join(ROOT, folder, name)
+            for view in ("requests", "ir"):
+                p = subprocess.run([UR, "graph", "--format=dot", "--view=" + view, src],
+                                   capture_output=True, timeout=60)
+                if p.returncode == 1 and not must_compile:
+                    break  # a test of diagnostics: no picture
+                svg = subprocess.run(["dot", "-Tsvg"], input=p.stdout, capture_output=True,
+                                     timeout=120)
+                ok = (p.returncode == 0 and svg.returncode == 0 and not svg.stderr
+                      and b"<svg" in svg.stdout)
+                why = svg.stderr if ok else p.stderr + svg.stderr
+                print(("ok  " if ok else "FAIL"), folder + "/" + name, view, why.decode().strip())
+                failed += not ok
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "hedge.svg")
         p = subprocess.run([UR, "graph", "--format=svg", "-o", out,
