@@ -122,7 +122,8 @@ Runner DeclareGraph(CLI::App& cmd) {
       ->type_name("FORMAT")
       ->check(CLI::IsMember({"dot", "svg"}));
   AddOutputOption(cmd, s->opts,
-                  "where the SVG goes (default: FILE's name with .svg); with --format=dot, the DOT");
+                  "where the SVG goes (default: FILE's name with .svg); with --format=dot, the "
+                  "DOT");
   AddDiagnosticsOptions(cmd, s->opts);
   AddStdlibOption(cmd, s->opts.stdlib);
   AddProgramOption(cmd, s->opts.program);

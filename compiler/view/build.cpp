@@ -39,7 +39,8 @@ std::string RequestText(const rgir::Graph& g, const SourceManager& sources, cons
   std::string text = OneLine(sources, n.range);
   if (!text.empty()) return n.timeout ? WithoutWithin(text) : text;
   text = std::string(sema::Request(n.request).name) + "(";
-  for (size_t a = 0; a < n.args.size(); ++a) text += (a ? ", " : "") + rgir::PrintExpr(g, n.args[a]);
+  for (size_t a = 0; a < n.args.size(); ++a)
+    text += (a ? ", " : "") + rgir::PrintExpr(g, n.args[a]);
   return text + ")";
 }
 
@@ -59,7 +60,8 @@ GraphView BuildRequestView(const rgir::Graph& g, const SourceManager& sources) {
   for (const rgir::Var& v : g.vars)
     if (v.kind == rgir::Var::Kind::kOutput) outputs.push_back(v.name);
   view.nodes.push_back({ViewNode::Kind::kStart, "start", "", g.name + "(" + Names(params) + ")"});
-  view.nodes.push_back({ViewNode::Kind::kEnd, "end", "", outputs.empty() ? "" : "-> " + Names(outputs)});
+  view.nodes.push_back(
+      {ViewNode::Kind::kEnd, "end", "", outputs.empty() ? "" : "-> " + Names(outputs)});
   view.nodes.push_back({ViewNode::Kind::kFail, "fail", "", "-errno"});
 
   const ClusterMap clusters = BuildClusters(g, sources, view);
@@ -68,7 +70,8 @@ GraphView BuildRequestView(const rgir::Graph& g, const SourceManager& sources) {
     const Node& n = g.nodes[i];
     if (n.kind != Node::Kind::kRequest && n.kind != Node::Kind::kStreamWait) continue;
     const SourceRange at = n.kind == Node::Kind::kStreamWait ? g.deadlines[n.scope].range : n.range;
-    ViewNode v{ViewNode::Kind::kRequest, RequestText(g, sources, n), Where(sources, at), ""};
+    ViewNode v{ViewNode::Kind::kRequest, RequestText(g, sources, n),
+               Where(sources, at, g.range.file), ""};
     if (n.timeout) {
       v.note = "within " + Duration(g, *n.timeout);
       if (n.alt == rgir::kNone) v.note += " (else -ETIME)";

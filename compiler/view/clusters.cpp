@@ -118,7 +118,7 @@ void FindCalls(const rgir::Graph& g, const SourceManager& sources, std::vector<C
     const rgir::InlinedCall& c = g.calls[call];
     Candidate cand{ViewCluster::Kind::kCall, c.task, rgir::kNone,
                    std::vector<bool>(g.nodes.size()), 0,
-                   OneLine(sources, c.range) + "\n" + Where(sources, c.range)};
+                   OneLine(sources, c.range) + "\n" + Where(sources, c.range, g.range.file)};
     for (rgir::NodeId i = 0; i < g.nodes.size(); ++i) {
       if (g.nodes[i].task != c.task) continue;
       for (uint32_t k = g.nodes[i].call; k != rgir::kNone; k = g.calls[k].parent) {

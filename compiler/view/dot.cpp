@@ -1,5 +1,5 @@
-// The request view's DOT writer (see dot.h). Node and cluster names are stable (g0_r5, cluster_g0_c2)
-// so the goldens in tests/compiler/view/golden change only when the picture does.
+// The request view's DOT writer (see dot.h). Node and cluster names are stable (g0_r5,
+// cluster_g0_c2) so the goldens in tests/compiler/view/golden change only when the picture does.
 #include "view/dot.h"
 
 #include "rgir/dot.h"
@@ -111,7 +111,8 @@ class Writer {
 
 std::string ToDot(const rgir::Module& m, const SourceManager& sources) {
   std::string out =
-      "digraph uringc {\n  compound=true;\n  graph [fontname=\"monospace\",fontsize=11];\n  node [fontname=\"monospace\",fontsize=10];\n"
+      "digraph uringc {\n  compound=true;\n  graph [fontname=\"monospace\",fontsize=11];\n"
+      "  node [fontname=\"monospace\",fontsize=10];\n"
       "  edge [fontname=\"monospace\",fontsize=9];\n";
   for (size_t i = 0; i < m.graphs.size(); ++i) {
     const GraphView v = BuildRequestView(m.graphs[i], sources);

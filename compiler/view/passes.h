@@ -35,7 +35,8 @@ std::string OneLine(const SourceManager& sources, SourceRange r, size_t max = 60
 /// The head of a construct: its text up to the first `{`, on one line (`parallel c in 0..64`).
 std::string Head(const SourceManager& sources, SourceRange r);
 
-/// `echo.uring:10`: the file's base name and the line where `r` begins; empty without a file.
-std::string Where(const SourceManager& sources, SourceRange r);
+/// `echo.uring:10`: the file's base name and the line where `r` begins; `std/io.uring:19` (with
+/// its folder) when `r` is in another file than `home`, a module. Empty without a file.
+std::string Where(const SourceManager& sources, SourceRange r, uint32_t home);
 
 }  // namespace uringc::view

@@ -2,8 +2,8 @@
 // not what code generation needs. rgir has a node per assignment and branch; this model keeps
 // only the requests, the values that flow from one request's result into another's operands,
 // where control goes after each request (including errors and timeouts), and the constructs that
-// group requests: `parallel`/`all`/`any`, loops, deadlines and the fn calls they come from. Built from rgir (BuildRequestView)
-// and written as DOT (view/dot.h).
+// group requests: `parallel`/`all`/`any`, loops, deadlines and the fn calls they come from.
+// Built from rgir (BuildRequestView) and written as DOT (view/dot.h).
 #pragma once
 
 #include <cstdint>
@@ -32,7 +32,8 @@ struct ViewCluster {
   enum class Kind : uint8_t { kFork, kLoop, kDeadline, kCall };
   Kind kind = Kind::kLoop;
   /// The construct's source head: `any`, `parallel c in 0..64`, `within 10 ms`; for a fn call
-  /// (the fn's requests are inside), the call and its line: `write_all(dst, b[..n], 0)\ncopy.uring:11`.
+  /// (the fn's requests are inside), the call and its line:
+  /// `write_all(dst, buf[lane][..n], off)\ncopy.uring:13`.
   std::string label;
   uint32_t parent = kNone;
 };

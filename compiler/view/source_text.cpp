@@ -37,11 +37,16 @@ std::string Head(const SourceManager& sources, SourceRange r) {
   return OneLine(sources, head);
 }
 
-std::string Where(const SourceManager& sources, SourceRange r) {
+std::string Where(const SourceManager& sources, SourceRange r, uint32_t home) {
   const SourceFile* f = sources.Get(r.file);
   if (f == nullptr) return "";
   const std::string& name = f->name();
-  return name.substr(name.find_last_of('/') + 1) + ":" +
+  size_t cut = name.find_last_of('/');
+  if (r.file != home && cut != std::string::npos && cut > 0) {
+    const size_t folder = name.find_last_of('/', cut - 1);
+    cut = folder == std::string::npos ? std::string::npos : folder;
+  }
+  return name.substr(cut == std::string::npos ? 0 : cut + 1) + ":" +
          std::to_string(f->LineColOf(r.begin).line);
 }
 

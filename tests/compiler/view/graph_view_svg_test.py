@@ -23,7 +23,8 @@ def main():
     failed = 0
     for folder, must_compile in (("examples", True), ("tests/compiler/files", False),
                                  ("tests/lowering_fuzz/regressions", True)):
-        for name in sorted(f for f in os.listdir(os.path.join(ROOT, folder)) if f.endswith(".uring")):
+        names = os.listdir(os.path.join(ROOT, folder))
+        for name in sorted(f for f in names if f.endswith(".uring")):
             src = os.path.join(ROOT, folder, name)
             for view in ("requests", "ir"):
                 p = subprocess.run([UR, "graph", "--format=dot", "--view=" + view, src],
