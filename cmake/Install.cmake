@@ -7,6 +7,8 @@
 #   include/uringc/ (public headers; bpf/uringc_controller.bpf.h for C controllers)
 #   share/uringc/stdlib/, libexec/uringc/ (the VM runner behind `uringc run --vm`)
 #   share/man/man1/uringc.1, uringc-run.1, share/bash-completion/completions/uringc, uringc-run
+#   share/uringc/editors/ (TextMate grammar, VS Code .vsix), share/vim/vimfiles/ and
+#   share/nvim/site/ (Vim files; grammar/editors)
 #
 # Components: `runtime` (the shared library), `dev` (headers, static library, pkg-config, CMake
 # files) and `tools` (everything else); the Debian packages are cut along them (cmake/Package.cmake).
@@ -62,3 +64,10 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR
   FILES_MATCHING PATTERN "*.md" PATTERN "*.svg" PATTERN "man" EXCLUDE)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples
   COMPONENT tools FILES_MATCHING PATTERN "*.uring")
+# examples/embed builds on its own against the installed package (its CMakeLists.txt says how).
+install(FILES ${PROJECT_SOURCE_DIR}/examples/embed/CMakeLists.txt
+  ${PROJECT_SOURCE_DIR}/examples/embed/embed_copy.c ${PROJECT_SOURCE_DIR}/examples/embed/embed_graph.c
+  DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples/embed COMPONENT tools)
+
+# Editor support: the TextMate grammar, the VS Code extension and the Vim files.
+add_subdirectory(${PROJECT_SOURCE_DIR}/grammar/editors ${PROJECT_BINARY_DIR}/editors)

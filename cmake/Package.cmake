@@ -1,7 +1,8 @@
 # Debian packages from the installed components (cmake/Install.cmake), with CPack:
 #   liburingc0     runtime   the shared runtime library
 #   liburingc-dev  dev       headers, liburingc.a, pkg-config and CMake files
-#   uringc         tools     uringc, uringc-run, the stdlib, the VM runner, man pages, completion
+#   uringc         tools     uringc, uringc-run, the stdlib, the VM runner, man pages, completion,
+#                            editor support (TextMate grammar, VS Code .vsix, Vim files)
 # `scripts/package-debs.sh` builds them into build/packages/. dpkg-shlibdeps computes the shared
 # library dependencies; libbpf1 >= 1.2 is named by hand because the symbols an older libbpf
 # also has are not enough (it must know `.struct_ops.link`): on Debian 12 that is

@@ -46,6 +46,8 @@ packages=(
   # Debian packages (scripts/package-debs.sh: dpkg-shlibdeps, fakeroot) and the clean root their
   # test installs them into (mmdebstrap); the man pages' check (groff)
   dpkg-dev fakeroot mmdebstrap groff-base
+  # the editor support's test (tests/editors): node runs vscode-textmate; vim and nvim headless
+  nodejs vim neovim
 )
 backport_packages=(libbpf-dev bpftool linux-libc-dev)
 
@@ -66,7 +68,26 @@ if [[ -n $bpftool_version ]] && dpkg --compare-versions "$bpftool_version" lt 7.
   need_backports=1
 fi
 
+# npm (Debian's, unless node came with its own) fetches the TextMate engine VS Code uses into a
+# fixed directory for unit.editor_syntax (tests/editors/editor_tools.py looks there).
+editor_modules=/usr/local/lib/uringc-editor-test
+editor_npm_packages=(vscode-textmate@9.3.2 vscode-oniguruma@2.0.1)
+command -v npm >/dev/null || missing+=(npm)
+install_editor_modules() {
+  local p
+  for p in "${editor_npm_packages[@]}"; do
+    local manifest=$editor_modules/node_modules/${p%@*}/package.json
+    if ! grep -qs "\"version\": \"${p##*@}\"" "$manifest"; then
+      echo "install-deps: installing ${editor_npm_packages[*]} from npm into $editor_modules"
+      npm install --prefix "$editor_modules" --no-save --no-audit --no-fund --loglevel=error \
+        "${editor_npm_packages[@]}"
+      return
+    fi
+  done
+}
+
 if [[ ${#missing[@]} -eq 0 && -z ${need_backports:-} ]]; then
+  install_editor_modules
   echo "install-deps: everything is installed"
   exit 0
 fi
@@ -81,4 +102,5 @@ if [[ -n ${need_backports:-} ]]; then
   echo "install-deps: installing ${backport_packages[*]} from bookworm-backports"
   apt-get install -y -qq --no-install-recommends -t bookworm-backports "${backport_packages[@]}"
 fi
+install_editor_modules
 echo "install-deps: done"

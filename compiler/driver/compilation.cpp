@@ -28,12 +28,16 @@ bool Compilation::LoadRoot(const std::string& path, std::string& io_error) {
   } else if (!ReadSourceFile(path, text, io_error)) {
     return false;
   }
+  SetRoot(name, std::move(text));
+  return true;
+}
+
+void Compilation::SetRoot(const std::string& name, std::string text) {
   program.stdlib_dir = options.stdlib_dir;
   sema::Module root;
   root.path = name;
   root.file_id = sources.Add(name, std::move(text));
   program.modules.push_back(std::move(root));
-  return true;
 }
 
 }  // namespace uringc::driver

@@ -52,6 +52,10 @@ struct Compilation {
   /// options.program instead of any file when that is set. False with `io_error` set when the
   /// input cannot be read: that is a usage/I-O failure (exit code 2), not a diagnostic.
   bool LoadRoot(const std::string& path, std::string& io_error);
+  /// Makes `text` the root module, named `name` (imports beside it are looked for next to that
+  /// path): what LoadRoot does once it has the text, and what the language server does with an
+  /// editor's unsaved buffer.
+  void SetRoot(const std::string& name, std::string text);
 };
 
 }  // namespace uringc::driver

@@ -1,6 +1,7 @@
 // `uringc compile`: the whole pipeline (CompilePhases: the front end, then the back end's rows),
-// the output file and the C header (--emit-header, driver/c_header.h), and the options `compile`
-// and `run` share. See compile_command.h.
+// the output file, the C header (--emit-header, driver/c_header.h) and the skeleton
+// (--emit-skeleton, driver/skeleton.h), and the options `compile` and `run` share. See
+// compile_command.h.
 #include "driver/compile_command.h"
 
 #include <cctype>
@@ -10,6 +11,7 @@
 #include <memory>
 
 #include "driver/c_header.h"
+#include "driver/skeleton.h"
 #include "emit/host_module.h"
 #include "llvm/IR/PassTimingInfo.h"
 #include "llvm/Pass.h"
@@ -24,6 +26,8 @@ struct CompileCommand {
   std::string target_kernel{kDefaultTargetKernel};
   CLI::Option* emit_header = nullptr;
   std::string header_path;  ///< --emit-header=FILE; empty: the output's name with .h
+  CLI::Option* emit_skeleton = nullptr;
+  std::string skeleton_path;  ///< --emit-skeleton=FILE; empty: <graph>.skel.h beside the output
   bool time_passes = false;  ///< hidden --time-passes: phase and LLVM pass times on stderr
 };
 
@@ -65,6 +69,13 @@ int Compile(const CompileCommand& cmd, Io& io) {
                      : opts.emit == "llvm" ? EmitKind::kLlvm
                                            : EmitKind::kObj;
   std::string error;
+  const bool skeleton = cmd.emit_skeleton->count() > 0;
+  if (skeleton && req.codegen.emit != EmitKind::kObj) {
+    io.err << "uringc: error: --emit-skeleton embeds the compiled object, so it cannot go with "
+              "--emit="
+           << opts.emit << " (leave --emit out)\n";
+    return kExitUsage;
+  }
   if (!ResolveTargetKernel(cmd.target_kernel, req.abi, error)) {
     io.err << "uringc: error: " << error << "\n";
     return kExitUsage;
@@ -109,14 +120,36 @@ int Compile(const CompileCommand& cmd, Io& io) {
                          : req.codegen.emit == EmitKind::kAsm ? ".s"
                                                               : ".ll");
   }
-  if (!WriteOutput(path, *out, io)) return kExitUsage;
-  if (cmd.emit_header->count() > 0) {
-    const std::string header = cmd.header_path.empty() ? HeaderPathFor(path) : cmd.header_path;
-    const std::string symbol = req.target != CodeTarget::kHost ? ""
-                               : req.host_symbol.empty()       ? HostProgramSymbol(graph.name)
-                                                               : req.host_symbol;
-    if (!WriteOutput(header, CHeader(graph, req.file, symbol), io)) return kExitUsage;
+  const std::string header = cmd.emit_header->count() == 0 ? ""
+                             : cmd.header_path.empty()      ? HeaderPathFor(path)
+                                                            : cmd.header_path;
+  const std::string symbol = req.target != CodeTarget::kHost ? ""
+                             : req.host_symbol.empty()       ? HostProgramSymbol(graph.name)
+                                                             : req.host_symbol;
+  std::string skel_path, skel_text;
+  if (skeleton) {
+    skel_path = cmd.skeleton_path.empty() ? SkeletonPathFor(path, graph.name) : cmd.skeleton_path;
+    const char* clash = skel_path == path     ? "the output (-o)"
+                        : skel_path == header ? "the header (--emit-header)"
+                                              : nullptr;
+    if (clash != nullptr) {
+      io.err << "uringc: error: --emit-skeleton would write `" << skel_path << "`, which is also "
+             << clash << ": give it another FILE (--emit-skeleton=FILE)\n";
+      return kExitUsage;
+    }
+    SkeletonInput in{&graph, req.file,
+                     req.target == CodeTarget::kHost ? BackendOf(c)->bpf_object : *out, symbol};
+    auto text = CSkeleton(in, error);
+    if (!text) {
+      io.err << "uringc: error: " << error << "\n";
+      return kExitUsage;
+    }
+    skel_text = std::move(*text);
   }
+  if (!WriteOutput(path, *out, io)) return kExitUsage;
+  if (!header.empty() && !WriteOutput(header, CHeader(graph, req.file, symbol), io))
+    return kExitUsage;
+  if (skeleton && !WriteOutput(skel_path, skel_text, io)) return kExitUsage;
   return kExitOk;
 }
 
@@ -203,6 +236,12 @@ Runner DeclareCompile(CLI::App& cmd, bool test_switches) {
       cmd.add_flag("--emit-header{}", s->header_path,
                    "also write the C header of its parameters, buffers and outputs (default: "
                    "the output's name with .h)")
+          ->option_text("[=FILE]");
+  s->emit_skeleton =
+      cmd.add_flag("--emit-skeleton{}", s->skeleton_path,
+                   "also write the skeleton: a C/C++ header with the object embedded, typed "
+                   "parameters and outputs, and <graph>__open/load/attach/run/destroy (default: "
+                   "<graph>.skel.h beside the output)")
           ->option_text("[=FILE]");
   AddDumpAfterOption(cmd, s->opts, CompilePhases());
   AddDiagnosticsOptions(cmd, s->opts);

@@ -20,6 +20,7 @@
 #include "driver/compile_command.h"
 #include "driver/driver.h"
 #include "driver/host_jit.h"
+#include "lsp/lsp_command.h"
 #include "interrupt.h"
 #include "run_args.h"
 #include "run_command.h"
@@ -171,6 +172,9 @@ int BackendMain(int argc, char** argv, bool test_switches) {
                  [test_switches](CLI::App& cmd) { return DeclareCompile(cmd, test_switches); }});
   AddSubcommand({"run", "compile FILE.uring in memory (or take a .bpf.o) and run it",
                  DeclareRunCompiled});
+  // The language server needs only the front end; it is registered here, in the executable's
+  // main, because uringc_lsp is built on uringc_driver and the table there cannot name it.
+  AddSubcommand(lsp::LspSubcommand());
   return Main(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr);
 }
 

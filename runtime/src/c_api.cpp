@@ -176,7 +176,7 @@ static uringc_ctl* OpenCommon(const uringc_ctl_open_opts* opts, const char* path
                                         : engine == URINGC_ENGINE_KERNEL
                                             ? uringc::EngineChoice::kKernel
                                             : uringc::EngineChoice::kAuto;
-    decision = uringc::ChooseEngine(choice, /*has_host_code=*/true);
+    decision = uringc::ChooseEngine(choice, /*has_host_code=*/program->loop_step != nullptr);
   }
   auto r = program ? uringc::Controller::OpenProgram(*program, decision.engine, co)
            : path  ? uringc::Controller::OpenFile(path, co)

@@ -183,6 +183,14 @@ Result<std::unique_ptr<Controller>> Controller::OpenProgram(const uringc_program
   auto c = OpenMemory(program.bpf_object, program.bpf_object_size, o);
   if (!c) return c.error();
   if (engine == Engine::kHost) {
+    if (program.loop_step == nullptr) {
+      // A skeleton of a BPF object (uringc compile --emit-skeleton without --target=host).
+      return MakeError(DiagKind::kApiMisuse, EOPNOTSUPP,
+                       "graph `" + std::string(program.name ? program.name : "?") +
+                           "` was compiled without host code, so it runs on the kernel engine "
+                           "only: compile it with `uringc compile --target=host` and link that "
+                           "object to run it on the host engine");
+    }
     auto host = HostEngine::Create(program);
     if (!host) return host.error();
     (*c)->host_ = std::move(*host);

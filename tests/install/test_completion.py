@@ -42,6 +42,7 @@ class Completion(unittest.TestCase):
 
     def test_options_files_and_values_without_a_guess(self):
         self.assertIn("--emit-header", complete("uringc", "compile", "--emit"))
+        self.assertIn("--emit-skeleton", complete("uringc", "compile", "--emit"))
         self.assertIn("--vm", complete("uringc-run", "--v"))
         self.assertEqual(complete("uringc", "run", "--sq-entries", ""), [])
         with tempfile.TemporaryDirectory() as tmp:

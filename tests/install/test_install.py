@@ -5,7 +5,10 @@ tmpfs mounts in a private mount namespace (so nothing can fall back to them):
   runner, and a graph runs on the host engine;
 - every public header compiles on its own against the installed include directory only;
 - an application (examples/embed/embed_graph.c with a graph compiled by the installed uringc)
-  builds with find_package(uringc) (shared and static) and with pkg-config, and runs.
+  builds with find_package(uringc) (shared and static) and with pkg-config, and runs;
+- the installed examples/embed, a CMake project of its own, builds its skeleton application
+  (embed_copy.c, `uringc compile --emit-skeleton` run by the rule through uringc_COMPILER) with
+  find_package against the moved prefix, and with pkg-config, and each copies a file exactly.
 Hiding the trees needs root (unshare + mount); without it those parts are skipped with the reason."""
 import os
 import pathlib
@@ -34,10 +37,11 @@ def hidden_trees():
 
 
 def run_hidden(argv, **kw):
-    """Runs argv in a private mount namespace where the source and build trees are empty."""
+    """Runs argv in a private mount namespace where the source and build trees are empty, from
+    / (the test's own directory is hidden too: a pyenv shim cannot start in it)."""
     mounts = " && ".join(f"mount -t tmpfs uringc-hidden '{t}'" for t in hidden_trees())
     return run(["unshare", "--mount", "--propagation", "private", "sh", "-c",
-                mounts + ' && exec "$@"', "sh", *argv], **kw)
+                mounts + ' && cd / && exec "$@"', "sh", *argv], **kw)
 
 
 class Install(unittest.TestCase):
@@ -74,12 +78,19 @@ class Install(unittest.TestCase):
                     "libexec/uringc/vmlib.py", "libexec/uringc/fetch-kernel.sh",
                     "libexec/uringc/debian-mirror.sh", "share/man/man1/uringc.1",
                     "share/man/man1/uringc-run.1", "share/bash-completion/completions/uringc",
-                    "share/doc/uringc/README.md", "share/doc/uringc/examples/nop_chain.uring"]:
+                    "share/doc/uringc/README.md", "share/doc/uringc/examples/nop_chain.uring",
+                    "share/uringc/editors/uring.tmLanguage.json",
+                    "share/uringc/editors/uring.tmLanguage",
+                    *[f"share/{root}/{kind}/uring.vim" for root in ("vim/vimfiles", "nvim/site")
+                      for kind in ("syntax", "ftdetect", "ftplugin", "indent")],
+                    "share/doc/uringc/examples/embed/CMakeLists.txt",
+                    "share/doc/uringc/examples/embed/embed_copy.c"]:
             self.assertTrue((p / rel).exists(), rel)
         for rel in ["liburingc.so", "liburingc.a", "pkgconfig/uringc.pc",
                     "cmake/uringc/uringcConfig.cmake", "cmake/uringc/uringcTargets.cmake"]:
             self.assertTrue((lib / rel).exists(), rel)
-        self.assertTrue(any(p.glob("share/uringc/stdlib/*.uring")))
+        self.assertTrue(any(p.glob("share/uringc/stdlib/**/*.uring")))
+        self.assertTrue(any(p.glob("share/uringc/editors/uring-*.vsix")))
         # Nothing installed names the build or source tree.
         for f in [*lib.glob("cmake/uringc/*.cmake"), lib / "pkgconfig/uringc.pc"]:
             for tree in hidden_trees():
@@ -152,22 +163,63 @@ class Install(unittest.TestCase):
         needed = run(["readelf", "-d", build / "app_static"]).stdout
         self.assertNotIn("liburingc", needed, "app_static must not need liburingc.so")
 
-    def test_application_with_pkg_config(self):
-        self.can_hide()
-        self.compile_graph()
+    def build_with_pkg_config(self, gcc_args, app):
+        """Builds `app` with gcc, the installed uringc.pc's flags and `gcc_args` (a shell
+        fragment); returns the environment that runs it (the library's directory)."""
         pc_dir = next(self.prefix.glob("lib*/**/pkgconfig"))
         env = dict(os.environ, PKG_CONFIG_PATH=str(pc_dir))
         flags = run_hidden(["pkg-config", "--cflags", "--libs", "uringc"], env=env)
         self.assertEqual(flags.returncode, 0, flags.stderr)
-        app = self.work / "app_pc"
-        proc = run_hidden(["sh", "-c", f'gcc -std=c11 -Wall -I"{self.work}" '
-                           f'"{self.work}/embed_graph.c" "{self.work}/nop_chain.o" '
-                           f'{flags.stdout.strip()} -o "{app}"'], env=env)
+        proc = run_hidden(["sh", "-c", f'gcc {gcc_args} {flags.stdout.strip()} -o "{app}"'],
+                          env=env)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         lib_dir = run(["pkg-config", "--variable=libdir", "uringc"], env=env).stdout.strip()
-        proc = run_hidden([app, "host", "2000"], env=dict(env, LD_LIBRARY_PATH=lib_dir))
+        return dict(env, LD_LIBRARY_PATH=lib_dir)
+
+    def test_application_with_pkg_config(self):
+        self.can_hide()
+        self.compile_graph()
+        app = self.work / "app_pc"
+        env = self.build_with_pkg_config(f'-std=c11 -Wall -I"{self.work}" '
+                                         f'"{self.work}/embed_graph.c" "{self.work}/nop_chain.o"',
+                                         app)
+        proc = run_hidden([app, "host", "2000"], env=env)
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         self.assertIn("done = 2000 of 2000", proc.stdout)
+
+    def check_copy(self, app, env=None):
+        """Runs the skeleton application on the host engine over a file of odd size."""
+        src, dst = self.work / "copy.in", self.work / "copy.out"
+        src.write_bytes(os.urandom(200003))
+        proc = run_hidden([app, "host", src, dst], env=env)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIn("host engine: status 0, copied 200003 of 200003 bytes", proc.stdout)
+        self.assertEqual(src.read_bytes(), dst.read_bytes(), "the copy differs")
+
+    def test_embed_example_project_with_find_package(self):
+        self.can_hide()
+        project = self.prefix / "share/doc/uringc/examples/embed"
+        build = self.work / "build-embed"
+        proc = run_hidden(["cmake", "-S", project, "-B", build, "-G", "Ninja",
+                           f"-DCMAKE_PREFIX_PATH={self.prefix}"])
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        cache = (build / "CMakeCache.txt").read_text()
+        self.assertIn(f"uringc_COMPILER:FILEPATH={self.prefix}/bin/uringc", cache)
+        proc = run_hidden(["ninja", "-C", build])
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIn("copy__open", (build / "copy.skel.h").read_text())
+        self.check_copy(build / "uringc_embed_copy")
+
+    def test_embed_example_with_pkg_config(self):
+        self.can_hide()
+        examples = self.prefix / "share/doc/uringc/examples"
+        proc = run_hidden([self.uringc, "compile", "--target=host", "--emit-skeleton",
+                           examples / "copy.uring", "-o", self.work / "copy.o"])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        app = self.work / "app_copy_pc"
+        env = self.build_with_pkg_config(f'-std=c11 -Wall -Wextra -Werror -pedantic -I"{self.work}" '
+                                         f'"{examples}/embed/embed_copy.c" "{self.work}/copy.o"', app)
+        self.check_copy(app, env=env)
 
 
 if __name__ == "__main__":
