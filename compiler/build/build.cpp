@@ -23,6 +23,7 @@ NodeId Builder::NewNode(Node::Kind kind, SourceRange range) {
   n.kind = kind;
   n.task = task_.task;
   n.deadline = task_.scopes.empty() ? kNone : task_.scopes.back();
+  n.call = call_ids_.empty() ? kNone : call_ids_.back();
   n.range = range;
   g_.nodes.push_back(std::move(n));
   return static_cast<NodeId>(g_.nodes.size() - 1);

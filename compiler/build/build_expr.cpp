@@ -255,6 +255,8 @@ Expr Builder::InlineFn(const ast::CallExpr& c, VarId into) {
   std::vector<Expr> args;
   for (auto& a : c.args) args.push_back(Value(*a));
   inline_calls_.push_back(c.range);
+  g_.calls.push_back({c.range, call_ids_.empty() ? kNone : call_ids_.back(), task_.task});
+  call_ids_.push_back(static_cast<uint32_t>(g_.calls.size() - 1));
   auto body = [&] {
     fns_.push_back({into, {}, task_.task, task_.tries.size(), task_.scopes.size(), {}});
     default_errno_.push_back(Expr::Const(Type::Int(32, true), 5));  // EIO
@@ -279,6 +281,7 @@ Expr Builder::InlineFn(const ast::CallExpr& c, VarId into) {
     body();
   }
   inline_calls_.pop_back();
+  call_ids_.pop_back();
   return Expr::Var(g_.vars[into].type, into);
 }
 

@@ -146,6 +146,7 @@ class Builder {
   std::function<Expr()> loop_cond_;  // a counted loop's condition, consumed by Loop()
   uint32_t nesting_ = 0;                   // see Nest
   std::vector<SourceRange> inline_calls_;  // the fn calls being inlined, outermost first
+  std::vector<uint32_t> call_ids_;         // their indices in Graph::calls, outermost first
 };
 
 }  // namespace uringc::build::internal

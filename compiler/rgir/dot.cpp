@@ -6,19 +6,6 @@
 namespace uringc::rgir {
 namespace {
 
-std::string Escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out;
-}
-
 std::string Label(const Graph& g, const Node& n) {
   switch (n.kind) {
     case Node::Kind::kEntry: return "start";
@@ -81,17 +68,17 @@ std::string Shape(const Node& n) {
 void Graph1(const Graph& g, size_t gi, std::string& out) {
   const std::string p = "g" + std::to_string(gi) + "n";
   out += "  subgraph cluster_g" + std::to_string(gi) + " {\n    label=\"graph " +
-         Escape(g.name) + "\";\n";
+         DotEscape(g.name) + "\";\n";
   for (size_t t = 0; t < g.tasks.size(); ++t) {
     const Task& task = g.tasks[t];
     std::string label = "task " + task.name;
     if (task.instances > 1) label += " x" + std::to_string(task.instances);
     out += "    subgraph cluster_g" + std::to_string(gi) + "t" + std::to_string(t) +
-           " {\n      label=\"" + Escape(label) + "\"; style=rounded;\n";
+           " {\n      label=\"" + DotEscape(label) + "\"; style=rounded;\n";
     for (size_t i = 0; i < g.nodes.size(); ++i) {
       const Node& n = g.nodes[i];
       if (n.task != t) continue;
-      out += "      " + p + std::to_string(i) + " [label=\"" + Escape(Label(g, n)) + "\"," +
+      out += "      " + p + std::to_string(i) + " [label=\"" + DotEscape(Label(g, n)) + "\"," +
              Shape(n) + "];\n";
     }
     out += "    }\n";
@@ -116,6 +103,19 @@ void Graph1(const Graph& g, size_t gi, std::string& out) {
 }
 
 }  // namespace
+
+std::string DotEscape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
 
 std::string ToDot(const Module& m) {
   std::string out = "digraph uringc {\n  node [fontname=\"monospace\",fontsize=10];\n";

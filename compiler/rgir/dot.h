@@ -12,4 +12,7 @@ namespace uringc::rgir {
 
 std::string ToDot(const Module& m);
 
+/// Text for inside a DOT string: quotes and backslashes escaped, line breaks as `\n`.
+std::string DotEscape(const std::string& s);
+
 }  // namespace uringc::rgir

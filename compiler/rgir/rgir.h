@@ -153,6 +153,15 @@ struct Deadline {
   SourceRange range;
 };
 
+/// A `fn` call the build inlined (fns have no frames: their nodes are copied into the caller).
+/// Kept so a picture can show where a request inside a fn was called from (`uringc graph`);
+/// code generation does not read it.
+struct InlinedCall {
+  SourceRange range;        ///< the call expression
+  uint32_t parent = kNone;  ///< the inlined call it is inside, kNone in the graph's own body
+  TaskId task = 0;          ///< the task the call runs in
+};
+
 struct Node {
   enum class Kind : uint8_t {
     kEntry,          ///< first node of a task -> next
@@ -176,6 +185,7 @@ struct Node {
   Kind kind = Kind::kNop;
   TaskId task = 0;
   ScopeId deadline = kNone;  ///< innermost deadline scope around this node (same task)
+  uint32_t call = kNone;     ///< innermost inlined fn call it comes from (Graph::calls)
   NodeId next = kNone;
   NodeId alt = kNone;
   VarId var = kNone;
@@ -217,6 +227,7 @@ struct Graph {
   std::vector<Task> tasks;
   std::vector<Node> nodes;
   std::vector<Deadline> deadlines;
+  std::vector<InlinedCall> calls;  ///< the fn calls inlined into it (Node::call)
   std::vector<Edge> edges;  ///< filled by ComputeEdges
   std::vector<std::string> literals;  ///< byte strings (kLiteral), each once
 };

@@ -37,6 +37,8 @@ class Completion(unittest.TestCase):
         self.assertEqual(complete("uringc", "compile", "--target", "h"), ["host"])
         self.assertEqual(complete("uringc", "run", "--engine", "=", ""), ["auto", "host", "kernel"])
         self.assertEqual(complete("uringc-run", "--ring", ""), ["auto", "rewind", "tail"])
+        self.assertEqual(complete("uringc", "graph", "--view", ""), ["ir", "requests"])
+        self.assertEqual(complete("uringc", "graph", "--format", "=", ""), ["dot", "svg"])
 
     def test_options_files_and_values_without_a_guess(self):
         self.assertIn("--emit-header", complete("uringc", "compile", "--emit"))
