@@ -18,7 +18,7 @@ fi
 mkdir -p "$cache"
 exec 9>>"$cache/.lock"
 flock 9
-if [[ -s $tarball && -z $(find "$tarball" -mtime +"$max_age_days") ]]; then
+if [[ -f $tarball && -s $tarball && -z $(find "$tarball" -mtime +"$max_age_days") ]]; then
   echo "$tarball"
   exit 0
 fi
@@ -26,7 +26,9 @@ mirror_of=$(dirname "${BASH_SOURCE[0]}")/../../scripts/debian-mirror.sh
 mirror=$("$mirror_of" archive)
 security=$("$mirror_of" security)
 say "making a Debian 12 root from $mirror (once; cached in $cache)"
-if ! mmdebstrap --quiet --variant=apt --skip=cleanup/apt/lists bookworm "$tarball.new" \
+# --format: mmdebstrap otherwise guesses from the name's extension, and `.new` made a directory.
+rm -rf "$tarball" "$tarball.new"
+if ! mmdebstrap --quiet --variant=apt --format=tar --skip=cleanup/apt/lists bookworm "$tarball.new" \
     "deb $mirror bookworm main" "deb $mirror bookworm-updates main" \
     "deb $security bookworm-security main" "deb $mirror bookworm-backports main" >&2; then
   rm -f "$tarball.new"
