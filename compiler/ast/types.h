@@ -53,6 +53,8 @@ struct Type {
   /// A view whose bytes the graph may read (shared or a literal) or write (shared only).
   bool IsReadableBytes() const { return kind == Kind::kBytes && mem != Mem::kHost; }
   bool IsWritableBytes() const { return kind == Kind::kBytes && mem == Mem::kShared; }
+  /// A buffers parameter kept in `m` (host memory, the parameter region, a provided pool).
+  bool IsBuffers(Mem m) const { return kind == Kind::kBuffers && mem == m; }
   bool operator==(const Type&) const = default;
 
   /// The name as written in source: `u32`, `fd`, `buffers[4] of 65536`.

@@ -60,7 +60,7 @@ std::string CHeader(const rgir::Graph& g, const std::string& file, const std::st
   h << "/* parameters */\n";
   for (const rgir::Param& p : g.params) {
     const std::string pu = up + "_PARAM_" + CMacroCase(p.name);
-    if (p.type.kind == Type::Kind::kBuffers && p.type.mem == Type::Mem::kShared) {
+    if (p.type.IsBuffers(Type::Mem::kShared)) {
       // In the parameter region: nothing to set; the host finds the bytes at the offset.
       h << "/* " << p.name << ": shared buffers[" << p.type.count << "] of " << p.type.size
         << " bytes in the parameter region, at URINGC_" << pu << "_OFFSET */\n";

@@ -15,10 +15,6 @@ namespace {
 
 using Kind = Type::Kind;
 
-bool IsHostBuffers(const Type& t) { return t.kind == Kind::kBuffers && t.mem == Type::Mem::kHost; }
-bool IsSharedBuffers(const Type& t) {
-  return t.kind == Kind::kBuffers && t.mem == Type::Mem::kShared;
-}
 bool IsScalar(const Type& t) { return t.kind != Kind::kBuffers; }
 bool IsSigned(const Type& t) { return t.kind == Kind::kFd || (t.IsInteger() && t.is_signed); }
 
@@ -51,14 +47,17 @@ void WriteIntro(std::ostream& h, const SkeletonInput& in, const std::string& gua
     << " * (`uringc compile --emit-skeleton`; do not edit). Include it in C or C++ and link\n"
     << " * liburingc (find_package(uringc): uringc::uringc, or pkg-config uringc)"
     << (in.host_symbol.empty()
-            ? ".\n * The BPF object is embedded below: it runs on the kernel engine only (compile with\n"
+            ? ".\n * The BPF object is embedded below: it runs on the kernel engine only (compile "
+              "with\n"
               " * --target=host and link that object for the host engine too).\n"
             : ", and the object\n * `uringc compile --target=host` wrote with it (`" +
                   in.host_symbol + "`): both engines.\n")
     << " *\n"
-    << " *   struct " << n << " *skel = " << n << "__open(URINGC_ENGINE_AUTO);  // NULL: uringc_last_error()\n"
+    << " *   struct " << n << " *skel = " << n
+    << "__open(URINGC_ENGINE_AUTO);  // NULL: uringc_last_error()\n"
     << " *   skel->params.NAME = ...;\n"
-    << " *   " << n << "__load(skel, ring);    // and __attach, __run, __read_outputs: 0 or -errno,\n"
+    << " *   " << n
+    << "__load(skel, ring);    // and __attach, __run, __read_outputs: 0 or -errno,\n"
     << " *   // uringc_ctl__last_error(skel->ctl) says why\n"
     << " *   " << n << "__destroy(skel);\n"
     << " * The ring needs a parameter region of at least " << n << "__mem_min() bytes. */\n"
@@ -74,7 +73,7 @@ void WriteParams(std::ostream& h, const rgir::Graph& g) {
   int members = 0;
   for (const rgir::Param& p : g.params) {
     const std::string bytes = std::to_string(p.type.count * p.type.size);
-    if (IsHostBuffers(p.type)) {
+    if (p.type.IsBuffers(Type::Mem::kHost)) {
       h << "\tstruct { /* " << p.type.ToString() << " */\n"
         << "\t\tvoid *data;  /* NULL: __load allocates `size` zeroed bytes, freed by __destroy */\n"
         << "\t\tsize_t size; /* at least " << bytes << " */\n"
@@ -86,8 +85,11 @@ void WriteParams(std::ostream& h, const rgir::Graph& g) {
         << (p.type.kind == Kind::kDuration ? ", in nanoseconds" : "") << " */\n";
       ++members;
     } else {
-      h << "\t/* " << p.name << ": " << p.type.ToString() << " (" << bytes << " bytes), in the ring's parameter region"
-        << (IsSharedBuffers(p.type) ? ": " + g.name + "__shared_" + p.name + "() after load" : "")
+      h << "\t/* " << p.name << ": " << p.type.ToString() << " (" << bytes
+        << " bytes), in the ring's parameter region"
+        << (p.type.IsBuffers(Type::Mem::kShared)
+                ? ": " + g.name + "__shared_" + p.name + "() after load"
+                : "")
         << " */\n";
     }
   }
@@ -111,7 +113,8 @@ void WriteHandle(std::ostream& h, const rgir::Graph& g) {
     << "\tstruct uringc_ctl *ctl; /* the C API's handle, for everything else */\n"
     << "\tstruct " << g.name << "_params params;\n";
   for (const rgir::Param& p : g.params)
-    if (IsHostBuffers(p.type)) h << "\tvoid *owned_" << p.name << "_; /* allocated by __load */\n";
+    if (p.type.IsBuffers(Type::Mem::kHost))
+      h << "\tvoid *owned_" << p.name << "_; /* allocated by __load */\n";
   h << "};\n\n";
 }
 
@@ -138,7 +141,8 @@ void WriteObject(std::ostream& h, const SkeletonInput& in) {
       << "static inline const struct uringc_program *" << n << "__program(void)\n{\n"
       << "\treturn &" << in.host_symbol << ";\n}\n\n";
   } else {
-    h << "/* The BPF object, embedded so the kernel engine needs no file at run time, as a program\n"
+    h << "/* The BPF object, embedded so the kernel engine needs no file at run time, as a "
+         "program\n"
       << " * without host code (no host engine). */\n"
       << "static inline const struct uringc_program *" << n << "__program(void)\n{\n";
     WriteBytes(h, in.bpf_object);
@@ -150,8 +154,8 @@ void WriteObject(std::ostream& h, const SkeletonInput& in) {
       << "\treturn " << n << "__program()->bpf_object;\n}\n\n";
   }
   h << "/* The smallest parameter region (uringc_ring_opts.mem_region_size) it runs with. */\n"
-    << "static inline size_t " << n << "__mem_min(void)\n{\n\treturn " << GraphMemLayout(*in.graph).size
-    << "u;\n}\n\n";
+    << "static inline size_t " << n << "__mem_min(void)\n{\n\treturn "
+    << GraphMemLayout(*in.graph).size << "u;\n}\n\n";
 }
 
 void WriteOpen(std::ostream& h, const rgir::Graph& g) {
@@ -170,8 +174,9 @@ void WriteOpen(std::ostream& h, const rgir::Graph& g) {
     << "\t\treturn NULL;\n\t}\n";
   for (const rgir::Param& p : g.params) {
     if (!IsScalar(p.type)) continue;
-    h << "\tif (uringc_ctl__get_int(skel->ctl, \"" << p.name << "\", &value) == 0)\n\t\tskel->params."
-      << p.name << " = " << (p.type.kind == Kind::kBool ? "value != 0" : "(" + StdintTypeName(p.type) + ")value")
+    h << "\tif (uringc_ctl__get_int(skel->ctl, \"" << p.name
+      << "\", &value) == 0)\n\t\tskel->params." << p.name << " = "
+      << (p.type.kind == Kind::kBool ? "value != 0" : "(" + StdintTypeName(p.type) + ")value")
       << ";\n";
   }
   h << "\treturn skel;\n}\n\n"
@@ -182,16 +187,18 @@ void WriteOpen(std::ostream& h, const rgir::Graph& g) {
 void WriteLoad(std::ostream& h, const rgir::Graph& g) {
   const std::string& n = g.name;
   bool sets = false;  // a parameter __load sets (shared buffers and provided pools have none)
-  for (const rgir::Param& p : g.params) sets = sets || IsScalar(p.type) || IsHostBuffers(p.type);
+  for (const rgir::Param& p : g.params)
+    sets = sets || IsScalar(p.type) || p.type.IsBuffers(Type::Mem::kHost);
   h << "/* Sets every parameter from skel->params and loads the controller for `ring`. 0, or\n"
     << " * -errno with the reason in uringc_ctl__last_error(skel->ctl) (-ENOMEM alone when a\n"
     << " * buffer cannot be allocated). */\n"
-    << "static inline int " << n << "__load(struct " << n << " *skel, struct uringc_ring *ring)\n{\n"
+    << "static inline int " << n << "__load(struct " << n
+    << " *skel, struct uringc_ring *ring)\n{\n"
     << (sets ? "\tint err;\n\n" : "") << "\tif (!skel)\n\t\treturn -EINVAL;\n";
   for (const rgir::Param& p : g.params) {
     const std::string field = "skel->params." + p.name;
     const std::string name = "\"" + p.name + "\"";
-    if (IsHostBuffers(p.type)) {
+    if (p.type.IsBuffers(Type::Mem::kHost)) {
       h << "\tif (!" << field << ".data) {\n"
         << "\t\tuint64_t size = 0;\n\n"
         << "\t\terr = uringc_ctl__buffer_size(skel->ctl, " << name << ", &size);\n"
@@ -239,7 +246,7 @@ void WriteRunAndOutputs(std::ostream& h, const rgir::Graph& g) {
   }
   h << "\treturn 0;\n}\n\n";
   for (const rgir::Param& p : g.params) {
-    if (!IsSharedBuffers(p.type)) continue;
+    if (!p.type.IsBuffers(Type::Mem::kShared)) continue;
     h << "/* After load: the bytes of shared buffers `" << p.name
       << "` in the ring's parameter region (NULL before). */\n"
       << "static inline void *" << n << "__shared_" << p.name << "(" << skel
@@ -252,7 +259,7 @@ void WriteRunAndOutputs(std::ostream& h, const rgir::Graph& g) {
     << "static inline void " << n << "__destroy(" << skel << ")\n{\n"
     << "\tif (!skel)\n\t\treturn;\n\turingc_ctl__destroy(skel->ctl);\n";
   for (const rgir::Param& p : g.params)
-    if (IsHostBuffers(p.type)) h << "\tfree(skel->owned_" << p.name << "_);\n";
+    if (p.type.IsBuffers(Type::Mem::kHost)) h << "\tfree(skel->owned_" << p.name << "_);\n";
   h << "\tfree(skel);\n}\n\n";
 }
 
@@ -278,7 +285,8 @@ std::optional<std::string> CSkeleton(const SkeletonInput& in, std::string& error
 
 std::string SkeletonPathFor(const std::string& output, const std::string& graph) {
   const size_t slash = output.rfind('/');
-  const std::string dir = output == "-" || slash == std::string::npos ? "" : output.substr(0, slash + 1);
+  const std::string dir =
+      output == "-" || slash == std::string::npos ? "" : output.substr(0, slash + 1);
   return dir + graph + ".skel.h";
 }
 

@@ -226,11 +226,11 @@ void GraphLowerer::DeclareGlobals() {
   DeclareHubGlobals();
   for (rgir::ParamId id = 0; id < g_.params.size(); ++id) {
     const rgir::Param& p = g_.params[id];
-    if (p.type.kind == Type::Kind::kBuffers && p.type.mem == Type::Mem::kProvided) {
+    if (p.type.IsBuffers(Type::Mem::kProvided)) {
       params_.push_back(nullptr);  // in the region, described by the uringc_pbuf_* globals
       continue;
     }
-    if (p.type.kind == Type::Kind::kBuffers && p.type.mem == Type::Mem::kShared) {
+    if (p.type.IsBuffers(Type::Mem::kShared)) {
       // In the region: nothing for the host to set; where it is, for the host to find it.
       params_.push_back(nullptr);
       m_.AddRodata(kSharedOffsetGlobalPrefix + p.name, ScalarType::kU64, mem_layout_.shared_at[id],

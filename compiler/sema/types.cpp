@@ -120,7 +120,7 @@ void Checker::CheckGraphSignature(GraphDecl& g) {
       t = Type::Error();
     }
     g.params[i]->type = t;
-    if (t.kind == Type::Kind::kBuffers && t.mem == Type::Mem::kProvided && ++provided > 1) {
+    if (t.IsBuffers(Type::Mem::kProvided) && ++provided > 1) {
       diags_.Error(DiagKind::kBadBuffers, g.param_types[i]->range,
                    "a graph has at most one `provided` pool (one buffer ring); share it "
                    "between its streams");
