@@ -23,6 +23,12 @@ void EmitIf(StepBuilder& sb, llvm::Value* cond, const EmitFn& then_fn, const Emi
 llvm::Value* EmitBoundedLoop(StepBuilder& sb, uint32_t bound,
                              const std::function<llvm::Value*(StepBuilder&, llvm::Value*)>& cond,
                              const std::function<void(StepBuilder&, llvm::Value*)>& body) {
+  return EmitBoundedLoop(sb, sb.ir().getInt32(bound), cond, body);
+}
+
+llvm::Value* EmitBoundedLoop(StepBuilder& sb, llvm::Value* bound,
+                             const std::function<llvm::Value*(StepBuilder&, llvm::Value*)>& cond,
+                             const std::function<void(StepBuilder&, llvm::Value*)>& body) {
   llvm::IRBuilder<>& ir = sb.ir();
   llvm::BasicBlock* preheader = ir.GetInsertBlock();
   llvm::BasicBlock* header = sb.NewBlock("loop.header");
@@ -35,7 +41,7 @@ llvm::Value* EmitBoundedLoop(StepBuilder& sb, uint32_t bound,
   sb.SetBlock(header);
   llvm::PHINode* i = ir.CreatePHI(ir.getInt32Ty(), 2, "i");
   i->addIncoming(ir.getInt32(0), preheader);
-  ir.CreateCondBr(ir.CreateICmpULT(i, ir.getInt32(bound)), check ? check : body_block, exit);
+  ir.CreateCondBr(ir.CreateICmpULT(i, bound), check ? check : body_block, exit);
   if (check != nullptr) {
     sb.SetBlock(check);
     ir.CreateCondBr(cond(sb, i), body_block, exit);
@@ -50,6 +56,24 @@ llvm::Value* EmitBoundedLoop(StepBuilder& sb, uint32_t bound,
   ir.CreateBr(header);
   sb.SetBlock(exit);
   return i;
+}
+
+llvm::Value* EmitLazyOr(StepBuilder& sb, llvm::Value* cond,
+                        const std::function<llvm::Value*(StepBuilder&)>& rest) {
+  llvm::IRBuilder<>& ir = sb.ir();
+  llvm::BasicBlock* from = ir.GetInsertBlock();
+  llvm::BasicBlock* rest_block = sb.NewBlock("or.rest");
+  llvm::BasicBlock* join = sb.NewBlock("or.end");
+  ir.CreateCondBr(cond, join, rest_block);
+  sb.SetBlock(rest_block);
+  llvm::Value* value = rest(sb);
+  llvm::BasicBlock* rest_end = ir.GetInsertBlock();
+  ir.CreateBr(join);
+  sb.SetBlock(join);
+  llvm::PHINode* result = ir.CreatePHI(ir.getInt1Ty(), 2, "or");
+  result->addIncoming(ir.getTrue(), from);
+  result->addIncoming(value, rest_end);
+  return result;
 }
 
 void EmitIterLoop(StepBuilder& sb, uint32_t count,

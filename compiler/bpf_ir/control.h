@@ -22,6 +22,17 @@ llvm::Value* EmitBoundedLoop(StepBuilder& sb, uint32_t bound,
                              const std::function<llvm::Value*(StepBuilder&, llvm::Value*)>& cond,
                              const std::function<void(StepBuilder&, llvm::Value*)>& body);
 
+/// The same loop with an i32 `bound` that may be a placeholder the caller replaces once the body
+/// is emitted (a bound that depends on what the body turned out to need).
+llvm::Value* EmitBoundedLoop(StepBuilder& sb, llvm::Value* bound,
+                             const std::function<llvm::Value*(StepBuilder&, llvm::Value*)>& cond,
+                             const std::function<void(StepBuilder&, llvm::Value*)>& body);
+
+/// `cond || rest(sb)`, an i1, with rest's code run only when `cond` is false (a branch and a phi,
+/// not a select: the volatile loads in `rest` would run either way).
+llvm::Value* EmitLazyOr(StepBuilder& sb, llvm::Value* cond,
+                        const std::function<llvm::Value*(StepBuilder&)>& rest);
+
 /// for each k in [0, count): body(k), with `k` an i32 the verifier knows nothing about, through
 /// the kernel's number iterator (bpf_iter_num_*). Unlike EmitBoundedLoop's, whose counter the
 /// verifier tracks exactly and so walks the body once per iteration, this loop is checked until

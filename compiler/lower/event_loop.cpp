@@ -53,19 +53,10 @@ ReapResult GraphLowerer::EmitEventLoop(StepBuilder& sb, const RingRegions& regio
         llvm::IRBuilder<>& ir = b.ir();
         head = CqHead(b, cq);
         has_cqe = ir.CreateICmpNE(head, cq.tail);
-        llvm::BasicBlock* from = ir.GetInsertBlock();
-        llvm::BasicBlock* no_cqe = b.NewBlock("event.no_cqe");
-        llvm::BasicBlock* decided = b.NewBlock("event.decided");
-        ir.CreateCondBr(has_cqe, decided, no_cqe);
-        b.SetBlock(no_cqe);
-        llvm::Value* runnable = ir.CreateAnd(ir.CreateAnd(Running(b), AnyReady(b)), RoomForARun(b));
-        llvm::BasicBlock* no_cqe_end = ir.GetInsertBlock();
-        ir.CreateBr(decided);
-        b.SetBlock(decided);
-        llvm::PHINode* go_on = ir.CreatePHI(ir.getInt1Ty(), 2, "event.go_on");
-        go_on->addIncoming(ir.getTrue(), from);
-        go_on->addIncoming(runnable, no_cqe_end);
-        return go_on;
+        return EmitLazyOr(b, has_cqe, [&](StepBuilder& b) {
+          llvm::IRBuilder<>& ir = b.ir();
+          return ir.CreateAnd(ir.CreateAnd(Running(b), AnyReady(b)), RoomForARun(b));
+        });
       },
       [&](StepBuilder& b, llvm::Value*) {
         llvm::IRBuilder<>& ir = b.ir();

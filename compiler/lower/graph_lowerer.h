@@ -409,6 +409,12 @@ class GraphLowerer {
   uint32_t ready_size_ = 16;
   uint32_t run_budget_ = 4;   ///< ready slots run per step (Budget; set by PlanLayout)
   uint32_t reap_budget_ = 8;  ///< CQEs reaped per step (Budget; set by PlanLayout)
+  /// Enqueue calls emitted since BeginRun: a one-task run that makes no such call leaves its
+  /// slot parked, so its run loop needs one turn, not run_budget_ (EmitReapThenRun).
+  uint32_t wakes_in_run_ = 0;
+  uint32_t pushes_emitted_ = 0;
+  /// EmitReapThenRun proved that no slot is ready once its run loop ends (EmitEnding).
+  bool none_ready_after_run_ = false;  ///< Push calls emitted so far (what a stretch of code may push)
   /// SQEs pushed by each block (Push, where it starts), each counted `push_weight_` times: the
   /// instances of the counted loops around it (pushes in iterator loops flush a full SQ first,
   /// FlushIfFull). The run loop takes a slot only while the SQ has room for the most SQEs one

@@ -11,6 +11,7 @@ namespace uringc::lower {
 void GraphLowerer::Enqueue(StepBuilder& b, rgir::TaskId task, llvm::Value* idx) {
   llvm::IRBuilder<>& ir = b.ir();
   TaskTable& t = Table(task);
+  ++wakes_in_run_;
   if (single_) {
     t.StoreVar(b, idx, kWordQueued, ir.getInt64(0));  // not parked
     return;

@@ -86,6 +86,7 @@ void GraphLowerer::Push(StepBuilder& b, const SqeFields& f) {
   // A push right after FlushIfFull needs no room kept for it.
   if (!push_has_room_) block_sqes_[b.ir().GetInsertBlock()] += push_weight_;
   push_has_room_ = false;
+  ++pushes_emitted_;
   queue_->Push(b, f);
   if (!drain_) return;
   llvm::Value* n = b.Load(ScalarType::kU32, inflight_, 0, 4, true);
@@ -244,16 +245,40 @@ ReapResult GraphLowerer::EmitReapThenRun(StepBuilder& sb, const RingRegions& reg
                    [&](StepBuilder& b, const Cqe& c) { EmitReapHandler(b, c, running); });
   if (drain_) DropInflight(sb, sb.ir().CreateSub(reaped.count, TakeMoreCqes(sb)));
 
-  EmitStepLoop(
-      sb, run_budget_,
-      [&](StepBuilder& b, llvm::Value*) {
-        llvm::Value* room = RoomForARun(b);
-        return b.ir().CreateAnd(b.ir().CreateAnd(Running(b), AnyReady(b)), room);
+  // The step's SQ starts empty, so when reaping pushed nothing the first turn has room for a
+  // run; later turns check it. The bound is settled once the run is emitted: a run that cannot
+  // wake its own slot (no yield, expiry or drain in it) leaves it parked, so one turn is all the
+  // loop can take, and its room is never checked.
+  const bool empty_sq_first = pushes_emitted_ == 0;  // nothing so far in the step pushes
+  // (A budget beyond kMostCountedIterations, asked for in GraphLoweringOptions, keeps
+  // EmitStepLoop's iterator loop.)
+  llvm::IRBuilder<>& ir = sb.ir();
+  llvm::Instruction* bound =
+      ir.Insert(llvm::BinaryOperator::CreateAdd(ir.getInt32(0), ir.getInt32(0)), "run.bound");
+  auto loop = [&](auto&&... args) {
+    if (run_budget_ > kMostCountedIterations) return EmitStepLoop(sb, run_budget_, args...);
+    return EmitBoundedLoop(sb, bound, args...);
+  };
+  loop(
+      [&](StepBuilder& b, llvm::Value* i) {
+        llvm::IRBuilder<>& ir = b.ir();
+        llvm::Value* runnable = ir.CreateAnd(Running(b), AnyReady(b));
+        if (!empty_sq_first) return ir.CreateAnd(runnable, RoomForARun(b));
+        llvm::Value* first = ir.CreateICmpEQ(i, ir.getInt32(0));
+        return ir.CreateAnd(runnable, EmitLazyOr(b, first, [&](StepBuilder& b) {
+                              return RoomForARun(b);
+                            }));
       },
       [&](StepBuilder& b, llvm::Value*) {
         BeginRun(b);
+        wakes_in_run_ = 0;
         EmitRunOne(b);
       });
+  const bool one_turn = wakes_in_run_ == 0 && opt_.run_budget == 0;
+  // Its one turn either ran the slot, which parked it, or found it not runnable.
+  none_ready_after_run_ = one_turn && empty_sq_first && run_budget_ <= kMostCountedIterations;
+  bound->replaceAllUsesWith(ir.getInt32(one_turn ? 1 : run_budget_));
+  bound->eraseFromParent();
   SettleRoomForARun();
   return reaped;
 }
@@ -302,7 +327,8 @@ void GraphLowerer::EmitEnding(StepBuilder& sb, const ReapResult& reaped) {
   if (drain_) EmitStopWhenDrained(sb);
   // Wake at once while slots are ready or CQEs wait beyond the reap bound; else at the next CQE.
   llvm::Value* tail = sb.Load(ScalarType::kU32, reaped.cq_tail_ptr, 0, 4, true);
-  llvm::Value* ready = ir.CreateAnd(Running(sb), AnyReady(sb));
+  llvm::Value* ready =
+      none_ready_after_run_ ? ir.getFalse() : ir.CreateAnd(Running(sb), AnyReady(sb));
   llvm::Value* more = ir.CreateOr(ir.CreateICmpNE(tail, reaped.head), ready);
   EmitSetWaitIndex(sb, ir.CreateSelect(more, reaped.head,
                                        ir.CreateAdd(reaped.head, ir.getInt32(1))));
