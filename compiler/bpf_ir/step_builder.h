@@ -107,6 +107,8 @@ class StepBuilder {
   /// refuses a program that exits with an iterator it has not destroyed (EmitIterLoop).
   void OpenIterator(llvm::Value* it) { open_iters_.push_back(it); }
   void CloseIterator() { open_iters_.pop_back(); }
+  /// True inside an iterator loop's body.
+  bool InIterator() const { return !open_iters_.empty(); }
 
   /// `.bss __s32 <program>_detail`: errno or kfunc result that goes with the status.
   llvm::GlobalVariable* detail() const { return detail_; }

@@ -18,7 +18,7 @@ static_assert(offsetof(io_uring_sqe, opcode) == 0 && offsetof(io_uring_sqe, flag
               offsetof(io_uring_sqe, splice_fd_in) == 44);
 
 SubmitQueue::SubmitQueue(StepBuilder& sb, const RingRegions& regions, const RingConstants& rc,
-                         bool mid_step_flush)
+                         bool mid_step_flush, bool pending_may_be_register)
     : sqes_(regions.sqes), sq_entries_(rc.sq_entries) {
   llvm::IRBuilder<>& ir = sb.ir();
   sq_tail_ptr_ = sb.At(regions.rings, ir.CreateZExt(rc.sq_tail_off.Read(sb), ir.getInt64Ty()));
@@ -28,13 +28,41 @@ SubmitQueue::SubmitQueue(StepBuilder& sb, const RingRegions& regions, const Ring
     sq_tail_ = ir.CreateSelect(rewind_, ir.getInt32(0),
                                sb.Load(ScalarType::kU32, sq_tail_ptr_, 0, 4), "sq_tail");
   }
-  pending_ = sb.module().AddBss(sb.InternalName("pending"), ScalarType::kU32,
-                               sb.program().decl);
-  sb.Store(ScalarType::kU32, pending_, 0, ir.getInt32(0), 4, /*is_volatile=*/true);
+  if (pending_may_be_register) {
+    llvm::Function* f = ir.GetInsertBlock()->getParent();
+    llvm::IRBuilder<> entry(&f->getEntryBlock(), f->getEntryBlock().begin());
+    entry.SetCurrentDebugLocation(ir.getCurrentDebugLocation());
+    pending_ = entry.CreateAlloca(ir.getInt32Ty(), nullptr, "pending");
+    pending_volatile_ = false;
+  } else {
+    pending_ = sb.module().AddBss(sb.InternalName("pending"), ScalarType::kU32,
+                                 sb.program().decl);
+  }
+  StorePending(sb, ir.getInt32(0));
+}
+
+llvm::AllocaInst* SubmitQueue::SettlePending(StepBuilder& sb, bool in_register) {
+  auto* slot = llvm::dyn_cast<llvm::AllocaInst>(pending_);
+  if (slot == nullptr || in_register) return slot;
+  llvm::GlobalVariable* global =
+      sb.module().AddBss(sb.InternalName("pending"), ScalarType::kU32, sb.program().decl);
+  for (llvm::User* u : slot->users()) {
+    if (auto* load = llvm::dyn_cast<llvm::LoadInst>(u)) load->setVolatile(true);
+    if (auto* store = llvm::dyn_cast<llvm::StoreInst>(u)) store->setVolatile(true);
+  }
+  slot->replaceAllUsesWith(global);
+  slot->eraseFromParent();
+  pending_ = global;
+  pending_volatile_ = true;
+  return nullptr;
 }
 
 llvm::Value* SubmitQueue::Pending(StepBuilder& sb) {
-  return sb.Load(ScalarType::kU32, pending_, 0, 4, /*is_volatile=*/true);
+  return sb.Load(ScalarType::kU32, pending_, 0, 4, pending_volatile_);
+}
+
+void SubmitQueue::StorePending(StepBuilder& sb, llvm::Value* n) {
+  sb.Store(ScalarType::kU32, pending_, 0, n, 4, pending_volatile_);
 }
 
 llvm::Value* SubmitQueue::Tail(StepBuilder& sb) {
@@ -82,8 +110,7 @@ void SubmitQueue::Push(StepBuilder& sb, const SqeFields& f) {
   }
   store(ScalarType::kU16, offsetof(io_uring_sqe, buf_index), f.buf_index);
   store(ScalarType::kS32, offsetof(io_uring_sqe, splice_fd_in), f.splice_fd_in);
-  sb.Store(ScalarType::kU32, pending_, 0, ir.CreateAdd(pending, ir.getInt32(1)), 4,
-           /*is_volatile=*/true);
+  StorePending(sb, ir.CreateAdd(pending, ir.getInt32(1)));
 }
 
 // One bpf_io_uring_submit_sqes call per batch, as liburing's reference controllers make. Without
@@ -105,7 +132,7 @@ void SubmitQueue::Flush(StepBuilder& sb) {
     llvm::Value* ret = ir.CreateCall(b.module().SubmitSqesKfunc(), {b.ring(), n}, "submitted");
     b.StopIf(ir.CreateICmpSLT(ret, ir.getInt32(0)), StopReason::kSubmitFailed, ret);
     b.StopIf(ir.CreateICmpNE(ret, n), StopReason::kSubmitFailed);  // EAGAIN
-    b.Store(ScalarType::kU32, pending_, 0, ir.getInt32(0), 4, /*is_volatile=*/true);
+    StorePending(b, ir.getInt32(0));
   });
 }
 

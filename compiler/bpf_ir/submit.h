@@ -22,8 +22,18 @@ class SubmitQueue {
   /// its exact value differs along every path through a reap loop, the verifier can no longer
   /// prune states, and a 64-CQE loop exceeded the 1M-instruction limit. From memory it is an
   /// unknown scalar (bounded by the SQ-full check) and paths that differ only in it merge.
+  ///
+  /// With `pending_may_be_register`, `pending` starts as a stack slot and SettlePending decides
+  /// at the end: a step whose pushes sit in no loop (they are straight-line code between its
+  /// start and its one Flush) can keep it in a register, where each path's count is a constant,
+  /// as a hand-written controller's is.
   SubmitQueue(StepBuilder& sb, const RingRegions& regions, const RingConstants& rc,
-              bool mid_step_flush = false);
+              bool mid_step_flush = false, bool pending_may_be_register = false);
+
+  /// Where `pending` lives, once the step is emitted: in a register (returns its alloca, for
+  /// the caller to promote with the step's other register variables) or, by default, in `.bss`
+  /// (returns nullptr; the stack slot's loads and stores become volatile ones of the global).
+  llvm::AllocaInst* SettlePending(StepBuilder& sb, bool in_register);
 
   /// Writes one SQE; stops the step with kSqFull when the SQ ring is already full.
   void Push(StepBuilder& sb, const SqeFields& fields);
@@ -38,6 +48,7 @@ class SubmitQueue {
  private:
   /// i32: the SQ tail as published by the last Flush (or as the step found it).
   llvm::Value* Tail(StepBuilder& sb);
+  void StorePending(StepBuilder& sb, llvm::Value* n);
 
   llvm::Value* sqes_;
   llvm::Value* sq_tail_ptr_;
@@ -45,7 +56,9 @@ class SubmitQueue {
   /// Read once per step (0 on SQ_REWIND rings); nullptr with mid_step_flush.
   llvm::Value* sq_tail_;
   RingConstant sq_entries_;
-  llvm::GlobalVariable* pending_;
+  /// `pending`'s home: the .bss global, or (until SettlePending) a stack slot.
+  llvm::Value* pending_ = nullptr;
+  bool pending_volatile_ = true;
 };
 
 }  // namespace uringc

@@ -61,7 +61,15 @@ llvm::Module& TargetModule(BpfModule& module, CodeTarget target) {
 bool OptimizeModule(BpfModule& module, OptLevel opt, DiagnosticList& diags, CodeTarget target) {
   if (!module.finalized() && !module.Finalize(diags)) return false;
   return RunLlvmStep(module, opt, target, diags, [&](llvm::TargetMachine& tm) {
-    RunOptPipeline(TargetModule(module, target), tm, opt);
+    llvm::Module& m = TargetModule(module, target);
+    RunOptPipeline(m, tm, opt);
+    // A kfunc whose calls the passes all removed (a step that can never submit) would stay an
+    // undefined `.ksyms` symbol without BTF, which libbpf refuses to load: drop it.
+    for (llvm::Function& fn : llvm::make_early_inc_range(m.functions())) {
+      if (fn.isDeclaration() && fn.use_empty() && fn.getSection() == ".ksyms") {
+        fn.eraseFromParent();
+      }
+    }
   });
 }
 

@@ -412,9 +412,11 @@ class GraphLowerer {
   /// Enqueue calls emitted since BeginRun: a one-task run that makes no such call leaves its
   /// slot parked, so its run loop needs one turn, not run_budget_ (EmitReapThenRun).
   uint32_t wakes_in_run_ = 0;
-  uint32_t pushes_emitted_ = 0;
+  uint32_t pushes_emitted_ = 0;   ///< Push calls emitted so far in the step
+  bool pushes_in_loops_ = false;  ///< a Push inside a counted or iterator loop (SettlePending)
   /// EmitReapThenRun proved that no slot is ready once its run loop ends (EmitEnding).
-  bool none_ready_after_run_ = false;  ///< Push calls emitted so far (what a stretch of code may push)
+  bool none_ready_after_run_ = false;
+  llvm::AllocaInst* pending_alloca_ = nullptr;  ///< the SQ's pending count kept in a register
   /// SQEs pushed by each block (Push, where it starts), each counted `push_weight_` times: the
   /// instances of the counted loops around it (pushes in iterator loops flush a full SQ first,
   /// FlushIfFull). The run loop takes a slot only while the SQ has room for the most SQEs one

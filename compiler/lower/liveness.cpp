@@ -133,7 +133,7 @@ llvm::AllocaInst* GraphLowerer::RegisterVar(StepBuilder& b, rgir::VarId v, uint3
 void GraphLowerer::PromoteRegisterVars() {
   std::vector<llvm::AllocaInst*> allocas;
   for (const auto& [key, a] : var_alloca_) allocas.push_back(a);
-  for (llvm::AllocaInst* a : {direct_.go, direct_.task, direct_.slot})
+  for (llvm::AllocaInst* a : {direct_.go, direct_.task, direct_.slot, pending_alloca_})
     if (a != nullptr) allocas.push_back(a);
   if (allocas.empty()) return;
   llvm::Function* f = allocas.front()->getFunction();

@@ -87,6 +87,7 @@ void GraphLowerer::Push(StepBuilder& b, const SqeFields& f) {
   if (!push_has_room_) block_sqes_[b.ir().GetInsertBlock()] += push_weight_;
   push_has_room_ = false;
   ++pushes_emitted_;
+  if (push_weight_ != 1 || b.InIterator()) pushes_in_loops_ = true;
   queue_->Push(b, f);
   if (!drain_) return;
   llvm::Value* n = b.Load(ScalarType::kU32, inflight_, 0, 4, true);
@@ -221,8 +222,9 @@ void GraphLowerer::EmitStep() {
   }
   // Copying openat paths and cancelling wide forks may submit in the middle of a step
   // (GraphLowerer::CopyPath, FlushIfFull).
-  queue_ =
-      std::make_unique<SubmitQueue>(sb, regions, rc_, /*mid_step_flush=*/needs_paths_ || wide_);
+  queue_ = std::make_unique<SubmitQueue>(sb, regions, rc_,
+                                         /*mid_step_flush=*/needs_paths_ || wide_,
+                                         /*pending_may_be_register=*/single_);
 
   if (mem_layout_.pool != rgir::kNone) {
     llvm::Function* f = ir.GetInsertBlock()->getParent();
@@ -234,6 +236,10 @@ void GraphLowerer::EmitStep() {
   ReapResult reaped = single_ ? EmitReapThenRun(sb, regions) : EmitEventLoop(sb, regions);
   sb.SetLocation(g_.range);
   EmitEnding(sb, reaped);
+  // A one-task step whose one run turn is its only place that pushes, outside any loop, keeps
+  // the SQ's pending count in a register: each path's count is then a constant.
+  pending_alloca_ =
+      queue_->SettlePending(sb, single_ && none_ready_after_run_ && !pushes_in_loops_);
 }
 
 ReapResult GraphLowerer::EmitReapThenRun(StepBuilder& sb, const RingRegions& regions) {
@@ -250,11 +256,10 @@ ReapResult GraphLowerer::EmitReapThenRun(StepBuilder& sb, const RingRegions& reg
   // wake its own slot (no yield, expiry or drain in it) leaves it parked, so one turn is all the
   // loop can take, and its room is never checked.
   const bool empty_sq_first = pushes_emitted_ == 0;  // nothing so far in the step pushes
-  // (A budget beyond kMostCountedIterations, asked for in GraphLoweringOptions, keeps
-  // EmitStepLoop's iterator loop.)
   llvm::IRBuilder<>& ir = sb.ir();
   llvm::Instruction* bound =
       ir.Insert(llvm::BinaryOperator::CreateAdd(ir.getInt32(0), ir.getInt32(0)), "run.bound");
+  // A budget beyond kMostCountedIterations (GraphLoweringOptions) keeps the iterator loop.
   auto loop = [&](auto&&... args) {
     if (run_budget_ > kMostCountedIterations) return EmitStepLoop(sb, run_budget_, args...);
     return EmitBoundedLoop(sb, bound, args...);
