@@ -186,7 +186,7 @@ llvm::Value* GraphLowerer::DeliverFromHub(StepBuilder& b, uint32_t h, llvm::Valu
           Table(t).StoreVar(b, idx, kWordRes, ir.CreateSExt(res, ir.getInt64Ty()));
           Table(t).StoreVar(b, idx, kWordSeq, ir.getInt64(0));
           ir.CreateStore(ir.getTrue(), taken);
-          Wake(b, t, idx);
+          WakeAfterHandler(b, t, idx);
         });
       });
     };

@@ -1,8 +1,11 @@
 // The step of a graph with several tasks: one loop over events. An event is a CQE or, when no
-// CQE waits, the ready queue's first slot. A CQE that completes what its slot awaits runs that
-// slot at once, in the same iteration: the common case (a task awaits one request after another)
-// costs no push onto the ready queue, no pop and no second loop. Forks, deadlines, drained
-// cancellations and slots that yield still go through the queue, which runs when no CQE waits.
+// CQE waits, the ready queue's first slot. A CQE that completes what its slot awaits branches
+// straight into that task's run block, with the slot index it already checked: the common case
+// (a task awaits one request after another) costs no push onto the ready queue, no pop, no
+// second switch over the tasks and no second bounds check. Forks, deadlines, drained
+// cancellations and slots that yield still go through the queue, which runs when no CQE waits;
+// an accept hub, which hands its CQE to one of several waiting slots in a loop, names the slot
+// it woke and the run follows the hub's handler, through the same switch as the queue's.
 #include <algorithm>
 #include <cstdint>
 
@@ -13,6 +16,14 @@
 namespace uringc::lower {
 
 void GraphLowerer::Wake(StepBuilder& b, rgir::TaskId t, llvm::Value* idx) {
+  WakeFrom(b, t, idx, /*at_once=*/true);
+}
+
+void GraphLowerer::WakeAfterHandler(StepBuilder& b, rgir::TaskId t, llvm::Value* idx) {
+  WakeFrom(b, t, idx, /*at_once=*/false);
+}
+
+void GraphLowerer::WakeFrom(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, bool at_once) {
   if (!direct_.active) {
     Enqueue(b, t, idx);
     return;
@@ -23,6 +34,13 @@ void GraphLowerer::Wake(StepBuilder& b, rgir::TaskId t, llvm::Value* idx) {
       b, ir.CreateAnd(idle, RoomForARun(b)),
       [&](StepBuilder& b) {
         llvm::IRBuilder<>& ir = b.ir();
+        if (at_once) {
+          EndCqeBuffer(b, *direct_.cqe);  // what the handler would have done after this
+          direct_.run_idx[t]->addIncoming(idx, ir.GetInsertBlock());
+          ir.CreateBr(direct_.run[t]);
+          b.SetBlock(b.NewBlock("wake.unreachable"));  // the handler's code after the wake
+          return;
+        }
         ir.CreateStore(ir.getInt32(1), direct_.go);
         ir.CreateStore(ir.getInt32(t), direct_.task);
         ir.CreateStore(ir.CreateTrunc(idx, ir.getInt32Ty()), direct_.slot);
@@ -30,13 +48,46 @@ void GraphLowerer::Wake(StepBuilder& b, rgir::TaskId t, llvm::Value* idx) {
       [&](StepBuilder& b) { Enqueue(b, t, idx); });
 }
 
+void GraphLowerer::OpenRunBlocks(StepBuilder& b) {
+  llvm::IRBuilder<>& ir = b.ir();
+  llvm::BasicBlock* at = ir.GetInsertBlock();
+  direct_.run.clear();
+  direct_.run_idx.clear();
+  for (rgir::TaskId t = 0; t < g_.tasks.size(); ++t) {
+    llvm::BasicBlock* bb = b.NewBlock("run.task");
+    b.SetBlock(bb);
+    llvm::PHINode* idx = ir.CreatePHI(ir.getInt64Ty(), 2, "run.idx");
+    direct_.run.push_back(bb);
+    direct_.run_idx.push_back(idx);
+  }
+  b.SetBlock(at);
+}
+
+void GraphLowerer::EmitRunBlocks(StepBuilder& b, llvm::BasicBlock* next) {
+  llvm::IRBuilder<>& ir = b.ir();
+  llvm::BasicBlock* ran = b.NewBlock("run.end");
+  for (rgir::TaskId t = 0; t < g_.tasks.size(); ++t) {
+    b.SetBlock(direct_.run[t]);
+    b.SetLocation(g_.tasks[t].range);
+    direct_.run_idx[t]->setDebugLoc(ir.getCurrentDebugLocation());
+    llvm::Value* idx = direct_.run_idx[t];
+    Table(t).StoreVar(b, idx, kWordQueued, ir.getInt64(0));
+    EmitTaskRun(b, Here{t, idx});
+    ir.CreateBr(ran);
+  }
+  b.SetBlock(ran);
+  EmitForkEnds(b);  // a child that ended its fork: its siblings are cancelled here
+  ir.CreateBr(next);
+}
+
 ReapResult GraphLowerer::EmitEventLoop(StepBuilder& sb, const RingRegions& regions) {
   llvm::IRBuilder<>& ir = sb.ir();
+  const bool hub_wakes = !hubs_.empty();
   {
     llvm::Function* f = ir.GetInsertBlock()->getParent();
     llvm::IRBuilder<> entry(&f->getEntryBlock(), f->getEntryBlock().begin());
     entry.SetCurrentDebugLocation(ir.getCurrentDebugLocation());  // mem2reg's phis inherit it
-    direct_.go = entry.CreateAlloca(entry.getInt32Ty(), nullptr, "run.go");
+    if (hub_wakes) direct_.go = entry.CreateAlloca(entry.getInt32Ty(), nullptr, "run.go");
     direct_.task = entry.CreateAlloca(entry.getInt32Ty(), nullptr, "run.task");
     direct_.slot = entry.CreateAlloca(entry.getInt32Ty(), nullptr, "run.slot");
   }
@@ -61,36 +112,50 @@ ReapResult GraphLowerer::EmitEventLoop(StepBuilder& sb, const RingRegions& regio
       [&](StepBuilder& b, llvm::Value*) {
         llvm::IRBuilder<>& ir = b.ir();
         BeginRun(b);
-        // All three stored first thing: nothing carried around the loop, nothing undef.
+        // All stored first thing: nothing carried around the loop, nothing undef.
         for (llvm::AllocaInst* a : {direct_.go, direct_.task, direct_.slot})
-          ir.CreateStore(ir.getInt32(0), a);
+          if (a != nullptr) ir.CreateStore(ir.getInt32(0), a);
+        OpenRunBlocks(b);
         llvm::BasicBlock* reap = b.NewBlock("event.cqe");
         llvm::BasicBlock* pop = b.NewBlock("event.ready");
-        llvm::BasicBlock* run = b.NewBlock("event.run");
+        llvm::BasicBlock* dispatch = b.NewBlock("event.dispatch");
+        llvm::BasicBlock* next = b.NewBlock("event.next");
         ir.CreateCondBr(has_cqe, reap, pop);
 
         b.SetBlock(reap);
+        const Cqe cqe = TakeCqe(b, cq, head);
         direct_.active = true;
-        EmitReapHandler(b, TakeCqe(b, cq, head), Running(b));
+        direct_.cqe = &cqe;
+        EmitReapHandler(b, cqe, Running(b));
         direct_.active = false;
-        ir.CreateBr(run);
+        direct_.cqe = nullptr;
+        if (hub_wakes) {
+          llvm::Value* go = ir.CreateLoad(ir.getInt32Ty(), direct_.go);
+          ir.CreateCondBr(ir.CreateICmpNE(go, ir.getInt32(0)), dispatch, next);
+        } else {
+          ir.CreateBr(next);
+        }
 
         b.SetBlock(pop);  // no CQE: the loop's condition found a slot ready, and room to run it
         llvm::Value* entry = PopReady(b);
-        ir.CreateStore(ir.getInt32(1), direct_.go);
         ir.CreateStore(ir.CreateLShr(entry, 16), direct_.task);
         ir.CreateStore(ir.CreateAnd(entry, ir.getInt32(0xffff)), direct_.slot);
-        ir.CreateBr(run);
+        ir.CreateBr(dispatch);
 
-        b.SetBlock(run);
-        llvm::Value* go = ir.CreateLoad(ir.getInt32Ty(), direct_.go);
-        EmitIf(b, ir.CreateICmpNE(go, ir.getInt32(0)), [&](StepBuilder& b) {
-          llvm::IRBuilder<>& ir = b.ir();
-          RunSlot(b, ir.CreateLoad(ir.getInt32Ty(), direct_.task),
-                  ir.CreateLoad(ir.getInt32Ty(), direct_.slot));
-        });
+        b.SetBlock(dispatch);
+        EmitForSlot(b, ir.CreateLoad(ir.getInt32Ty(), direct_.task),
+                    ir.CreateLoad(ir.getInt32Ty(), direct_.slot),
+                    [&](StepBuilder& b, rgir::TaskId t, llvm::Value* idx) {
+                      direct_.run_idx[t]->addIncoming(idx, b.ir().GetInsertBlock());
+                      b.ir().CreateBr(direct_.run[t]);
+                      b.SetBlock(b.NewBlock("dispatch.unreachable"));
+                    });
+        ir.CreateBr(next);
+
+        EmitRunBlocks(b, next);
+        b.SetBlock(next);
       });
-  SettleRoomForARun();
+  SettleRoomForARun(sb);
 
   // The in-flight count drops once, by the CQEs taken (several tasks always drain, layout.cpp).
   llvm::Value* new_head = CqHead(sb, cq);

@@ -159,10 +159,11 @@ class GraphLowerer {
   /// A run loop's room check (i1): nothing is pending, or the SQ has room for the most SQEs one
   /// run pushes, so a large budget never overfills the SQ (kSqFull). That number is known once
   /// the run's code is emitted: BeginRun marks where it starts, SettleRoomForARun counts it
-  /// (MostSqesOnAPath) and replaces the placeholder the check holds until then.
+  /// (MostSqesOnAPath) and puts RoomFor that many SQEs in place of the check's placeholder.
   llvm::Value* RoomForARun(StepBuilder& b);
+  llvm::Value* RoomFor(StepBuilder& b, uint64_t sqes);
   void BeginRun(StepBuilder& b);
-  void SettleRoomForARun();
+  void SettleRoomForARun(StepBuilder& b);
 
   // ----- ready.cpp -----
   /// Makes (task, idx) runnable: on the ready queue unless already there (one task: unparked).
@@ -173,22 +174,29 @@ class GraphLowerer {
   llvm::Value* AnyReady(StepBuilder& b);
   /// Nothing runs any more (the graph ended).
   void ClearReady(StepBuilder& b);
-  /// One task: runs its slot up to its next await (several tasks: the event loop's RunSlot).
+  /// One task: runs its slot up to its next await (several tasks: the event loop's run blocks).
   void EmitRunOne(StepBuilder& b);
   /// Several tasks: takes the ready queue's first entry (i32: task << 16 | slot).
   llvm::Value* PopReady(StepBuilder& b);
-  /// Several tasks: runs slot (task, slot), two i32 values, up to its next await, then the
-  /// cancellation of a fork one of its children ended.
-  void RunSlot(StepBuilder& b, llvm::Value* task, llvm::Value* slot);
 
   // ----- event_loop.cpp -----
   /// Several tasks: one loop over events, each a CQE (its slot, when that was waiting for it,
   /// runs at once, without a turn through the ready queue) or, with no CQE left, the ready
   /// queue's first slot.
   ReapResult EmitEventLoop(StepBuilder& b, const RingRegions& regions);
-  /// Makes (t, idx) runnable after its awaited CQE: inside the event loop it runs right after
-  /// the CQE (when the SQ has room for a run and it is not queued already), else Enqueue.
+  /// Makes (t, idx) runnable after its awaited CQE: inside the event loop the handler ends here
+  /// and the slot runs at once (when the SQ has room for a run and it is not queued already),
+  /// else Enqueue. Nothing the handler would do after the wake may matter but EndCqeBuffer.
   void Wake(StepBuilder& b, rgir::TaskId t, llvm::Value* idx);
+  /// Wake for a handler that goes on after the wake (an accept hub's): the slot runs once the
+  /// handler is done.
+  void WakeAfterHandler(StepBuilder& b, rgir::TaskId t, llvm::Value* idx);
+  void WakeFrom(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, bool at_once);
+  /// The event loop's run block of each task, entered with a checked slot index (a phi).
+  void OpenRunBlocks(StepBuilder& b);
+  /// Fills the run blocks: each runs its slot up to its next await, then the cancellation of a
+  /// fork one of its children ended; all go on to `next`.
+  void EmitRunBlocks(StepBuilder& b, llvm::BasicBlock* next);
   /// body(task, checked slot index) for the (task, slot) named by two i32 values: a switch over
   /// the tasks; a task number out of range does nothing, a slot out of range stops (bad CQE).
   void EmitForSlot(StepBuilder& b, llvm::Value* task, llvm::Value* slot,
@@ -425,12 +433,17 @@ class GraphLowerer {
   std::vector<llvm::Instruction*> room_needed_;  ///< RoomForARun's placeholders
   llvm::BasicBlock* run_entry_ = nullptr;     ///< BeginRun: the run's first block
   llvm::BasicBlock* run_last_ = nullptr;      ///< BeginRun: the block before the run's others
-  /// The slot the event loop's CQE woke, run right after it (event_loop.cpp): allocas promoted
-  /// with the register variables; `active` only while the event loop handles a CQE.
+  /// How the event loop runs the slot a CQE woke (event_loop.cpp): `run[t]`, entered with the
+  /// slot's index `run_idx[t]`; (task, slot) allocas, promoted with the register variables, for
+  /// the ready queue's entry and a hub's wake (`go`, only with hubs). `active` and `cqe` only
+  /// while the event loop handles a CQE.
   struct DirectRun {
     llvm::AllocaInst* go = nullptr;    ///< i32: 1 when (task, slot) runs after this CQE
     llvm::AllocaInst* task = nullptr;  ///< i32
     llvm::AllocaInst* slot = nullptr;  ///< i32
+    std::vector<llvm::BasicBlock*> run;
+    std::vector<llvm::PHINode*> run_idx;  ///< i64
+    const Cqe* cqe = nullptr;
     bool active = false;
   } direct_;
   uint64_t push_weight_ = 1;

@@ -82,15 +82,6 @@ llvm::Value* GraphLowerer::PopReady(StepBuilder& b) {
   return entry;
 }
 
-void GraphLowerer::RunSlot(StepBuilder& b, llvm::Value* task, llvm::Value* slot) {
-  EmitForSlot(b, task, slot, [&](StepBuilder& b, rgir::TaskId t, llvm::Value* idx) {
-    b.SetLocation(g_.tasks[t].range);
-    Table(t).StoreVar(b, idx, kWordQueued, b.ir().getInt64(0));
-    EmitTaskRun(b, Here{t, idx});
-  });
-  EmitForkEnds(b);  // a child that ended its fork: its siblings are cancelled here
-}
-
 void GraphLowerer::EmitForSlot(
     StepBuilder& b, llvm::Value* task, llvm::Value* slot,
     const std::function<void(StepBuilder&, rgir::TaskId, llvm::Value* idx)>& body) {

@@ -284,7 +284,7 @@ ReapResult GraphLowerer::EmitReapThenRun(StepBuilder& sb, const RingRegions& reg
   none_ready_after_run_ = one_turn && empty_sq_first && run_budget_ <= kMostCountedIterations;
   bound->replaceAllUsesWith(ir.getInt32(one_turn ? 1 : run_budget_));
   bound->eraseFromParent();
-  SettleRoomForARun();
+  SettleRoomForARun(sb);
   return reaped;
 }
 
@@ -298,12 +298,23 @@ void GraphLowerer::DropInflight(StepBuilder& b, llvm::Value* count) {
 
 llvm::Value* GraphLowerer::RoomForARun(StepBuilder& b) {
   llvm::IRBuilder<>& ir = b.ir();
-  llvm::Instruction* needed =
-      ir.Insert(llvm::BinaryOperator::CreateAdd(ir.getInt32(0), ir.getInt32(0)), "run.sqes");
-  room_needed_.push_back(needed);
+  llvm::Instruction* room =
+      ir.Insert(llvm::BinaryOperator::CreateAnd(ir.getTrue(), ir.getTrue()), "run.room");
+  room_needed_.push_back(room);
+  return room;
+}
+
+llvm::Value* GraphLowerer::RoomFor(StepBuilder& b, uint64_t sqes) {
+  llvm::IRBuilder<>& ir = b.ir();
+  if (sqes == 0) return ir.getTrue();
   llvm::Value* pending = queue_->Pending(b);
-  return ir.CreateOr(ir.CreateICmpEQ(pending, ir.getInt32(0)),
-                     ir.CreateICmpULE(ir.CreateAdd(pending, needed), rc_.sq_entries.Read(b)));
+  llvm::Value* fits = ir.CreateICmpULE(
+      ir.CreateAdd(pending, ir.getInt32(std::min<uint64_t>(sqes, UINT32_MAX))),
+      rc_.sq_entries.Read(b));
+  // A run that pushes more than the whole SQ holds still runs on an empty one (its pushes
+  // submit as they fill it); with one SQE, an empty SQ always fits.
+  if (sqes == 1) return fits;
+  return ir.CreateOr(ir.CreateICmpEQ(pending, ir.getInt32(0)), fits);
 }
 
 void GraphLowerer::BeginRun(StepBuilder& b) {
@@ -311,16 +322,18 @@ void GraphLowerer::BeginRun(StepBuilder& b) {
   run_last_ = &run_entry_->getParent()->back();  // blocks are appended: those after it are new
 }
 
-void GraphLowerer::SettleRoomForARun() {
+void GraphLowerer::SettleRoomForARun(StepBuilder& b) {
   llvm::Function* f = run_entry_->getParent();
   std::set<llvm::BasicBlock*> run_blocks = {run_entry_};
   for (auto it = std::next(run_last_->getIterator()); it != f->end(); ++it)
     run_blocks.insert(&*it);
   const uint64_t most_sqes = MostSqesOnAPath(run_entry_, run_blocks, block_sqes_);
-  for (llvm::Instruction* needed : room_needed_) {
-    needed->replaceAllUsesWith(
-        llvm::ConstantInt::get(needed->getType(), std::min<uint64_t>(most_sqes, UINT32_MAX)));
-    needed->eraseFromParent();
+  for (llvm::Instruction* room : room_needed_) {
+    llvm::IRBuilderBase::InsertPointGuard keep(b.ir());
+    b.ir().SetInsertPoint(room);
+    b.ir().SetCurrentDebugLocation(room->getDebugLoc());
+    room->replaceAllUsesWith(RoomFor(b, most_sqes));
+    room->eraseFromParent();
   }
   room_needed_.clear();
 }
