@@ -26,8 +26,8 @@ message(STATUS "uringc: LLVM ${LLVM_PACKAGE_VERSION} from ${LLVM_DIR}")
 # LLVMSupport names but uringc never calls. URINGC_LLVM_LIBS is what the LLVM-backed phases link.
 option(URINGC_STATIC_LLVM "link LLVM's static component libraries, not libLLVM.so" ON)
 if(URINGC_STATIC_LLVM AND EXISTS "${LLVM_LIBRARY_DIR}/libLLVMBPFCodeGen.a")
-  llvm_map_components_to_libnames(URINGC_LLVM_LIBS bpfcodegen bpfdesc bpfinfo x86codegen x86desc
-    x86info object passes)
+  llvm_map_components_to_libnames(URINGC_LLVM_LIBS bpfcodegen bpfasmparser bpfdesc bpfinfo
+    x86codegen x86desc x86info object passes)
   # `uringc run --engine=host` links the host object in memory (driver/host_jit.cpp).
   llvm_map_components_to_libnames(URINGC_LLVM_JIT_LIBS orcjit jitlink)
   add_link_options("LINKER:--as-needed")

@@ -1,6 +1,10 @@
 // If/else, bounded loops and run-once blocks; see control.h.
 #include "bpf_ir/control.h"
 
+#include <string>
+
+#include "llvm/IR/InlineAsm.h"
+
 namespace uringc {
 
 void EmitIf(StepBuilder& sb, llvm::Value* cond, const EmitFn& then_fn, const EmitFn& else_fn) {
@@ -81,49 +85,70 @@ void EmitIterLoop(StepBuilder& sb, uint32_t count,
   EmitIterLoop(sb, count, {}, body);
 }
 
+namespace {
+
+// `.bss __u32 uringc_<program>_loop<N>`: the loop's counter, a map value the verifier reads as
+// any number, so its states at the loop head repeat whatever the iteration.
+llvm::GlobalVariable* LoopCounter(StepBuilder& sb) {
+  llvm::Module& m = sb.module().module();
+  const std::string base = "uringc_" + sb.ir().GetInsertBlock()->getParent()->getName().str() + "_loop";
+  std::string name;
+  for (int n = 0; name.empty() || m.getGlobalVariable(name, true) != nullptr; ++n)
+    name = base + std::to_string(n);
+  return sb.module().AddBss(name, ScalarType::kU32, sb.location());
+}
+
+}  // namespace
+
 llvm::Value* EmitIterLoop(StepBuilder& sb, uint32_t count,
                           const std::function<llvm::Value*(StepBuilder&, llvm::Value*)>& cond,
                           const std::function<void(StepBuilder&, llvm::Value*)>& body) {
   llvm::IRBuilder<>& ir = sb.ir();
-  BpfModule& m = sb.module();
-  llvm::Function* f = ir.GetInsertBlock()->getParent();
-  llvm::IRBuilder<> entry(&f->getEntryBlock(), f->getEntryBlock().begin());
-  entry.SetCurrentDebugLocation(ir.getCurrentDebugLocation());
-  // struct bpf_iter_num: 8 bytes on the stack. Its lifetime lets loops that are not nested
-  // share one slot (512 bytes of stack are all a program has).
-  llvm::AllocaInst* it = entry.CreateAlloca(ir.getInt64Ty(), nullptr, "iter");
-  it->setAlignment(llvm::Align(8));
-  ir.CreateLifetimeStart(it);
-  ir.CreateCall(m.IterNumKfunc(BpfModule::IterNum::kNew), {it, ir.getInt32(0), ir.getInt32(count)});
+  llvm::GlobalVariable* counter = LoopCounter(sb);
+  sb.Store(ScalarType::kU32, counter, 0, ir.getInt32(0), 4, /*is_volatile=*/true);
   llvm::BasicBlock* header = sb.NewBlock("iter.next");
+  llvm::BasicBlock* check = sb.NewBlock("iter.check");
   llvm::BasicBlock* body_block = sb.NewBlock("iter.body");
+  llvm::BasicBlock* spent = sb.NewBlock("iter.spent");
   llvm::BasicBlock* exit = sb.NewBlock("iter.exit");
   ir.CreateBr(header);
+  // may_goto (Linux 6.9+): goes on while the program's loop budget lasts, else jumps out. The
+  // verifier walks the body until its states at this instruction repeat. Its offset has 16 bits,
+  // too few in a large program, so it jumps over the next instruction to a `gotol` (32 bits).
   sb.SetBlock(header);
-  llvm::CallInst* at = ir.CreateCall(m.IterNumKfunc(BpfModule::IterNum::kNext), {it}, "iter.at");
-  // One call site: LoopRotate would copy the call and its null check in front of the loop
-  // (6 instructions more per loop, and the verifier gains nothing from it).
-  at->setCannotDuplicate();
-  ir.CreateCondBr(ir.CreateIsNull(at), exit, body_block);
-  sb.SetBlock(body_block);
-  llvm::Value* k = ir.CreateAlignedLoad(ir.getInt32Ty(), at, llvm::Align(4), "k");
+  auto* may_goto_type = llvm::FunctionType::get(ir.getVoidTy(), false);
+  llvm::CallBrInst* may_goto = ir.CreateCallBr(
+      llvm::InlineAsm::get(may_goto_type, "may_goto 1f\n\tgoto 2f\n1:\n\tgotol ${0:l}\n2:",
+                           "!i", /*hasSideEffects=*/true),
+      check, {spent}, {});
+  may_goto->setCannotDuplicate();  // one loop head, as the verifier expects
+  sb.SetBlock(check);
+  llvm::Value* k = sb.Load(ScalarType::kU32, counter, 0, 4, /*is_volatile=*/true);
+  llvm::BasicBlock* in_range = ir.GetInsertBlock();
+  llvm::BasicBlock* go_on = sb.NewBlock("iter.go");
+  ir.CreateCondBr(ir.CreateICmpULT(k, ir.getInt32(count)), go_on, exit);
+  sb.SetBlock(go_on);
+  sb.Store(ScalarType::kU32, counter, 0, ir.CreateAdd(k, ir.getInt32(1)), 4, /*is_volatile=*/true);
   llvm::BasicBlock* stopped = nullptr;  // where cond(k) failed
   if (cond) {
-    llvm::BasicBlock* go_on = sb.NewBlock("iter.cond");
-    ir.CreateCondBr(cond(sb, k), go_on, exit);
+    ir.CreateCondBr(cond(sb, k), body_block, exit);
     stopped = ir.GetInsertBlock();
-    sb.SetBlock(go_on);
+  } else {
+    ir.CreateBr(body_block);
   }
-  sb.OpenIterator(it);
+  sb.SetBlock(body_block);
+  sb.OpenIterator();
   body(sb, k);
   sb.CloseIterator();
   ir.CreateBr(header);
+  sb.SetBlock(spent);  // the budget ran out: as many iterations as the counter says
+  llvm::Value* done = sb.Load(ScalarType::kU32, counter, 0, 4, /*is_volatile=*/true);
+  ir.CreateBr(exit);
   sb.SetBlock(exit);
-  llvm::PHINode* ran = ir.CreatePHI(ir.getInt32Ty(), 2, "iter.ran");
-  ran->addIncoming(ir.getInt32(count), header);
+  llvm::PHINode* ran = ir.CreatePHI(ir.getInt32Ty(), 3, "iter.ran");
+  ran->addIncoming(ir.getInt32(count), in_range);
+  ran->addIncoming(done, spent);
   if (stopped != nullptr) ran->addIncoming(k, stopped);
-  ir.CreateCall(m.IterNumKfunc(BpfModule::IterNum::kDestroy), {it});
-  ir.CreateLifetimeEnd(it);
   return ran;
 }
 

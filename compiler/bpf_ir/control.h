@@ -33,12 +33,14 @@ llvm::Value* EmitBoundedLoop(StepBuilder& sb, llvm::Value* bound,
 llvm::Value* EmitLazyOr(StepBuilder& sb, llvm::Value* cond,
                         const std::function<llvm::Value*(StepBuilder&)>& rest);
 
-/// for each k in [0, count): body(k), with `k` an i32 the verifier knows nothing about, through
-/// the kernel's number iterator (bpf_iter_num_*). Unlike EmitBoundedLoop's, whose counter the
-/// verifier tracks exactly and so walks the body once per iteration, this loop is checked until
-/// its states repeat (a few walks of the body whatever `count` is): the loop for a wide
-/// `parallel`. The body must bound `k` itself before indexing with it; it may Stop()/Return()
-/// (the iterator is destroyed first, StepBuilder::OpenIterator).
+/// for each k in [0, count): body(k), with `k` an i32 the verifier knows nothing about: its
+/// counter lives in a `.bss` word (loaded each turn, so only `k < count` is known), and the loop
+/// head is a `may_goto` (Linux 6.9+). Unlike EmitBoundedLoop's, whose counter the verifier
+/// tracks exactly and so walks the body once per iteration, this loop is checked until its
+/// states repeat (a few walks of the body whatever `count` is): the loop for a wide `parallel`.
+/// No kfunc call per turn (bpf_iter_num_next was one). The body must bound `k` itself before
+/// indexing with it; it may Stop()/Return(). When the kernel's loop budget for one program run
+/// (may_goto's, 8M turns) runs out, the loop ends early.
 void EmitIterLoop(StepBuilder& sb, uint32_t count,
                   const std::function<void(StepBuilder&, llvm::Value*)>& body);
 

@@ -77,14 +77,7 @@ llvm::BasicBlock* StepBuilder::NewBlock(const char* name) {
 
 void StepBuilder::SetBlock(llvm::BasicBlock* block) { ir_.SetInsertPoint(block); }
 
-void StepBuilder::DestroyOpenIterators() {
-  for (auto it = open_iters_.rbegin(); it != open_iters_.rend(); ++it) {
-    ir_.CreateCall(module_.IterNumKfunc(BpfModule::IterNum::kDestroy), {*it});
-  }
-}
-
 void StepBuilder::Return(LoopAction action) {
-  DestroyOpenIterators();
   ir_.CreateRet(ir_.getInt32(static_cast<uint32_t>(action)));
   SetBlock(NewBlock("after.return"));
 }
@@ -135,7 +128,6 @@ void StepBuilder::FailWith(llvm::Value* error) {
     Store(ScalarType::kS32, detail_, 0, fail_error_, 4);
     ir_.CreateRet(ir_.getInt32(static_cast<uint32_t>(LoopAction::kStop)));
   }
-  DestroyOpenIterators();
   fail_error_->addIncoming(error, ir_.GetInsertBlock());
   ir_.CreateBr(fail_block_);
   SetBlock(NewBlock("after.fail"));

@@ -102,13 +102,11 @@ class StepBuilder {
   /// after the graph ended must not run it again).
   void ReturnIfStopped();
 
-  /// Marks the bpf_iter_num stack slot `it` live until CloseIterator: every Stop or Return in
-  /// between destroys it first (and the others open, innermost first), since the verifier
-  /// refuses a program that exits with an iterator it has not destroyed (EmitIterLoop).
-  void OpenIterator(llvm::Value* it) { open_iters_.push_back(it); }
-  void CloseIterator() { open_iters_.pop_back(); }
+  /// Inside an iterator loop's body (EmitIterLoop) until CloseIterator.
+  void OpenIterator() { ++open_iters_; }
+  void CloseIterator() { --open_iters_; }
   /// True inside an iterator loop's body.
-  bool InIterator() const { return !open_iters_.empty(); }
+  bool InIterator() const { return open_iters_ != 0; }
 
   /// `.bss __s32 <program>_detail`: errno or kfunc result that goes with the status.
   llvm::GlobalVariable* detail() const { return detail_; }
@@ -131,10 +129,7 @@ class StepBuilder {
   static int32_t ErrnoFor(StopReason reason);
   /// kRuntime failure: branches to the shared failed block with `error` (an i32) as the error.
   void FailWith(llvm::Value* error);
-  /// bpf_iter_num_destroy of every open iterator, innermost first (before a path leaves).
-  void DestroyOpenIterators();
-
-  std::vector<llvm::Value*> open_iters_;
+  int open_iters_ = 0;
 };
 
 }  // namespace uringc

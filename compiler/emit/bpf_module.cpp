@@ -183,31 +183,6 @@ llvm::Function* BpfModule::CopyFromUserStrKfunc() {
   return copy_from_user_str_;
 }
 
-llvm::Function* BpfModule::IterNumKfunc(IterNum which) {
-  llvm::Function*& fn = iter_num_[static_cast<int>(which)];
-  if (fn != nullptr) return fn;
-  llvm::LLVMContext& ctx = *context_;
-  llvm::Type* ptr = llvm::PointerType::get(ctx, 0);
-  llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
-  llvm::DIFile* file = File(options_.main_file);
-  switch (which) {
-    case IterNum::kNew:
-      fn = DeclareKfunc(*module_, *di_, file, llvm::FunctionType::get(i32, {ptr, i32, i32}, false),
-                        "bpf_iter_num_new", types_->IterNumNewType(), {"it", "start", "end"});
-      break;
-    case IterNum::kNext:
-      fn = DeclareKfunc(*module_, *di_, file, llvm::FunctionType::get(ptr, {ptr}, false),
-                        "bpf_iter_num_next", types_->IterNumNextType(), {"it"});
-      break;
-    case IterNum::kDestroy:
-      fn = DeclareKfunc(*module_, *di_, file,
-                        llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false),
-                        "bpf_iter_num_destroy", types_->IterNumDestroyType(), {"it"});
-      break;
-  }
-  return fn;
-}
-
 llvm::DIGlobalVariableExpression* BpfModule::DebugGlobal(llvm::GlobalVariable* gv,
                                                          llvm::DIType* type, SourceRange decl) {
   if (decl.file == 0) decl.file = options_.main_file;

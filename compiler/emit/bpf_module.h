@@ -89,12 +89,6 @@ class BpfModule {
   /// dst__sz - 1 bytes, NUL-terminated; returns its length + 1 (dst__sz when no NUL came first)
   /// or -errno.
   llvm::Function* CopyFromUserStrKfunc();
-  /// The open-coded number iterator (Linux 6.4+, every program type): `bpf_iter_num_new(it,
-  /// start, end)`, `int *bpf_iter_num_next(it)` (NULL once past end - 1) and
-  /// `bpf_iter_num_destroy(it)`, `it` an 8-byte stack slot. The verifier checks a loop over it
-  /// until its states repeat instead of once per iteration (bpf_ir/control.h, EmitIterLoop).
-  enum class IterNum { kNew, kNext, kDestroy };
-  llvm::Function* IterNumKfunc(IterNum which);
 
   /// A load-time constant in `.rodata` (`const volatile`), initialised to `initial`; the loader
   /// may overwrite it before load, after which the kernel freezes it and the verifier sees its
@@ -162,7 +156,6 @@ class BpfModule {
   llvm::Function* get_region_ = nullptr;
   llvm::Function* submit_sqes_ = nullptr;
   llvm::Function* copy_from_user_str_ = nullptr;
-  llvm::Function* iter_num_[3] = {};
   bool finalized_ = false;
 };
 

@@ -195,41 +195,4 @@ llvm::DISubroutineType* DebugTypes::CopyFromUserStrType() {
   return copy_from_user_str_type_;
 }
 
-llvm::DIType* DebugTypes::IterNumPtr() {
-  if (iter_num_ptr_ == nullptr) {
-    auto* iter = di_.createStructType(file_, "bpf_iter_num", file_, 0, 64, 64,
-                                      llvm::DINode::FlagZero, nullptr, di_.getOrCreateArray({}));
-    llvm::Metadata* members[] = {di_.createMemberType(iter, "__opaque", file_, 0, 64, 64, 0,
-                                                      llvm::DINode::FlagZero,
-                                                      Array(Scalar(ScalarType::kU64), 64, 64, 1))};
-    di_.replaceArrays(iter, di_.getOrCreateArray(members));
-    iter_num_ptr_ = Pointer(iter);
-  }
-  return iter_num_ptr_;
-}
-
-llvm::DISubroutineType* DebugTypes::IterNumNewType() {
-  if (iter_num_new_type_ == nullptr) {
-    iter_num_new_type_ =
-        di_.createSubroutineType(di_.getOrCreateTypeArray({Int(), IterNumPtr(), Int(), Int()}));
-  }
-  return iter_num_new_type_;
-}
-
-llvm::DISubroutineType* DebugTypes::IterNumNextType() {
-  if (iter_num_next_type_ == nullptr) {
-    iter_num_next_type_ =
-        di_.createSubroutineType(di_.getOrCreateTypeArray({Pointer(Int()), IterNumPtr()}));
-  }
-  return iter_num_next_type_;
-}
-
-llvm::DISubroutineType* DebugTypes::IterNumDestroyType() {
-  if (iter_num_destroy_type_ == nullptr) {
-    iter_num_destroy_type_ =
-        di_.createSubroutineType(di_.getOrCreateTypeArray({nullptr, IterNumPtr()}));
-  }
-  return iter_num_destroy_type_;
-}
-
 }  // namespace uringc

@@ -61,15 +61,6 @@ class DebugTypes {
   llvm::DISubroutineType* SubmitSqesType();
   /// `int (void *dst, __u32 dst__sz, void *unsafe_ptr__ign, __u64 flags)`.
   llvm::DISubroutineType* CopyFromUserStrType();
-  /// `struct bpf_iter_num *` (`struct bpf_iter_num { __u64 __opaque[1]; }`, the kernel's
-  /// open-coded number iterator, Linux 6.4+).
-  llvm::DIType* IterNumPtr();
-  /// `int (struct bpf_iter_num *it, int start, int end)`: bpf_iter_num_new.
-  llvm::DISubroutineType* IterNumNewType();
-  /// `int *(struct bpf_iter_num *it)`: bpf_iter_num_next.
-  llvm::DISubroutineType* IterNumNextType();
-  /// `void (struct bpf_iter_num *it)`: bpf_iter_num_destroy.
-  llvm::DISubroutineType* IterNumDestroyType();
   /// `int`.
   llvm::DIType* Int();
 
@@ -95,10 +86,6 @@ class DebugTypes {
   llvm::DISubroutineType* get_region_type_ = nullptr;
   llvm::DISubroutineType* submit_sqes_type_ = nullptr;
   llvm::DISubroutineType* copy_from_user_str_type_ = nullptr;
-  llvm::DIType* iter_num_ptr_ = nullptr;
-  llvm::DISubroutineType* iter_num_new_type_ = nullptr;
-  llvm::DISubroutineType* iter_num_next_type_ = nullptr;
-  llvm::DISubroutineType* iter_num_destroy_type_ = nullptr;
 };
 
 }  // namespace uringc

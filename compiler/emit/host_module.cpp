@@ -6,6 +6,7 @@
 
 #include "emit/host_target.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/ReplaceConstant.h"
@@ -18,8 +19,6 @@ namespace {
 
 // Each data section starts on a cache line of the state, whatever its own alignment.
 constexpr uint64_t kSectionAlign = 64;
-// The kernel's bound on one open-coded number iterator (BPF_MAX_LOOPS).
-constexpr int64_t kMaxIterNumLoops = 8 * 1024 * 1024;
 
 struct Rename {
   const char* kfunc;
@@ -46,74 +45,20 @@ llvm::GlobalVariable* PrivateConstant(llvm::Module& m, llvm::Constant* init, std
   return gv;
 }
 
-// struct bpf_iter_num { int cur; int end; }, as the kernel keeps it (kernel/bpf/bpf_iter.c):
-// new() starts one before `start`, next() steps and returns &cur until cur + 1 reaches `end`,
-// then empties the iterator; a start past the end is -EINVAL, a range over BPF_MAX_LOOPS -E2BIG.
-void DefineIterNum(llvm::Function* fn, std::string_view which) {
-  llvm::LLVMContext& ctx = fn->getContext();
-  fn->setSubprogram(nullptr);
-  fn->setSection("");
-  fn->setLinkage(llvm::GlobalValue::InternalLinkage);
-  fn->addFnAttr(llvm::Attribute::AlwaysInline);
-  llvm::IRBuilder<> ir(llvm::BasicBlock::Create(ctx, "entry", fn));
-  llvm::Value* it = fn->getArg(0);
-  llvm::Value* end_ptr = ir.CreateConstInBoundsGEP1_64(ir.getInt8Ty(), it, 4);
-  auto empty = [&] {
-    ir.CreateStore(ir.getInt32(0), it);
-    ir.CreateStore(ir.getInt32(0), end_ptr);
-  };
-  if (which == "bpf_iter_num_destroy") {
-    empty();
-    ir.CreateRetVoid();
-    return;
+// The BPF loops' `may_goto` heads (bpf_ir/control.cpp, EmitIterLoop) always go on: the host
+// has no loop budget, and each loop ends at its own count.
+void DropMayGotos(llvm::Function& step) {
+  std::vector<llvm::CallBrInst*> heads;
+  for (llvm::BasicBlock& bb : step)
+    if (auto* cb = llvm::dyn_cast<llvm::CallBrInst>(bb.getTerminator()))
+      if (auto* asm_ = llvm::dyn_cast<llvm::InlineAsm>(cb->getCalledOperand());
+          asm_ != nullptr && asm_->getAsmString().starts_with("may_goto"))
+        heads.push_back(cb);
+  for (llvm::CallBrInst* cb : heads) {
+    for (llvm::BasicBlock* out : cb->getIndirectDests()) out->removePredecessor(cb->getParent());
+    llvm::BranchInst::Create(cb->getDefaultDest(), cb->getIterator());
+    cb->eraseFromParent();
   }
-  llvm::BasicBlock* ok = llvm::BasicBlock::Create(ctx, "ok", fn);
-  llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx, "done", fn);
-  if (which == "bpf_iter_num_new") {
-    llvm::Value* start = fn->getArg(1);
-    llvm::Value* end = fn->getArg(2);
-    llvm::Value* span =
-        ir.CreateSub(ir.CreateSExt(end, ir.getInt64Ty()), ir.CreateSExt(start, ir.getInt64Ty()));
-    llvm::BasicBlock* bounded = llvm::BasicBlock::Create(ctx, "bounded", fn);
-    llvm::BasicBlock* too_big = llvm::BasicBlock::Create(ctx, "too_big", fn);
-    ir.CreateCondBr(ir.CreateICmpSGT(start, end), done, bounded);
-    ir.SetInsertPoint(bounded);
-    ir.CreateCondBr(ir.CreateICmpSGT(span, ir.getInt64(kMaxIterNumLoops)), too_big, ok);
-    ir.SetInsertPoint(too_big);
-    empty();
-    ir.CreateRet(ir.getInt32(-E2BIG));
-    ir.SetInsertPoint(ok);
-    ir.CreateStore(ir.CreateSub(start, ir.getInt32(1)), it);
-    ir.CreateStore(end, end_ptr);
-    ir.CreateRet(ir.getInt32(0));
-    ir.SetInsertPoint(done);
-    empty();
-    ir.CreateRet(ir.getInt32(-EINVAL));
-    return;
-  }
-  // bpf_iter_num_next
-  llvm::Value* cur = ir.CreateLoad(ir.getInt32Ty(), it);
-  llvm::Value* end = ir.CreateLoad(ir.getInt32Ty(), end_ptr);
-  llvm::Value* next = ir.CreateAdd(ir.CreateSExt(cur, ir.getInt64Ty()), ir.getInt64(1));
-  ir.CreateCondBr(ir.CreateICmpSGE(next, ir.CreateSExt(end, ir.getInt64Ty())), done, ok);
-  ir.SetInsertPoint(ok);
-  ir.CreateStore(ir.CreateAdd(cur, ir.getInt32(1)), it);
-  ir.CreateRet(it);
-  ir.SetInsertPoint(done);
-  empty();
-  ir.CreateRet(llvm::ConstantPointerNull::get(ir.getPtrTy()));
-}
-
-// Inlines every call of `fn` and deletes it.
-void InlineAll(llvm::Function* fn) {
-  std::vector<llvm::CallBase*> calls;
-  for (llvm::User* u : fn->users())
-    if (auto* call = llvm::dyn_cast<llvm::CallBase>(u)) calls.push_back(call);
-  for (llvm::CallBase* call : calls) {
-    llvm::InlineFunctionInfo info;
-    (void)llvm::InlineFunction(*call, info);
-  }
-  if (fn->use_empty()) fn->eraseFromParent();
 }
 
 }  // namespace
@@ -157,12 +102,7 @@ bool RetargetModuleToHost(llvm::Module& m, const HostModuleSpec& spec, Diagnosti
       fn->setLinkage(llvm::GlobalValue::ExternalLinkage);
     }
   }
-  for (const char* name : {"bpf_iter_num_new", "bpf_iter_num_next", "bpf_iter_num_destroy"}) {
-    if (llvm::Function* fn = m.getFunction(name)) {
-      DefineIterNum(fn, name);
-      InlineAll(fn);
-    }
-  }
+  DropMayGotos(*step);
 
   // The state: the data sections one after another, as the BPF object has them.
   std::vector<uint64_t> section_offset;

@@ -12,6 +12,7 @@ void LLVMInitializeBPFTargetInfo();
 void LLVMInitializeBPFTarget();
 void LLVMInitializeBPFTargetMC();
 void LLVMInitializeBPFAsmPrinter();
+void LLVMInitializeBPFAsmParser();  // the loops' `may_goto` is inline asm (bpf_ir/control.cpp)
 }
 
 namespace uringc {
@@ -23,6 +24,7 @@ void InitializeBpfTarget() {
     LLVMInitializeBPFTarget();
     LLVMInitializeBPFTargetMC();
     LLVMInitializeBPFAsmPrinter();
+    LLVMInitializeBPFAsmParser();
   });
 }
 
