@@ -91,7 +91,8 @@ namespace {
 // any number, so its states at the loop head repeat whatever the iteration.
 llvm::GlobalVariable* LoopCounter(StepBuilder& sb) {
   llvm::Module& m = sb.module().module();
-  const std::string base = "uringc_" + sb.ir().GetInsertBlock()->getParent()->getName().str() + "_loop";
+  const std::string base =
+      "uringc_" + sb.ir().GetInsertBlock()->getParent()->getName().str() + "_loop";
   std::string name;
   for (int n = 0; name.empty() || m.getGlobalVariable(name, true) != nullptr; ++n)
     name = base + std::to_string(n);
