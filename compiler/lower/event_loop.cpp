@@ -36,9 +36,7 @@ void GraphLowerer::WakeFrom(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, bo
         llvm::IRBuilder<>& ir = b.ir();
         if (at_once) {
           EndCqeBuffer(b, *direct_.cqe);  // what the handler would have done after this
-          direct_.run_idx[t]->addIncoming(idx, ir.GetInsertBlock());
-          ir.CreateBr(direct_.run[t]);
-          b.SetBlock(b.NewBlock("wake.unreachable"));  // the handler's code after the wake
+          EnterRunBlock(b, t, idx);
           return;
         }
         ir.CreateStore(ir.getInt32(1), direct_.go);
@@ -61,6 +59,12 @@ void GraphLowerer::OpenRunBlocks(StepBuilder& b) {
     direct_.run_idx.push_back(idx);
   }
   b.SetBlock(at);
+}
+
+void GraphLowerer::EnterRunBlock(StepBuilder& b, rgir::TaskId t, llvm::Value* idx) {
+  direct_.run_idx[t]->addIncoming(idx, b.ir().GetInsertBlock());
+  b.ir().CreateBr(direct_.run[t]);
+  b.SetBlock(b.NewBlock("run.entered"));  // unreachable: what the caller emits next is dropped
 }
 
 void GraphLowerer::EmitRunBlocks(StepBuilder& b, llvm::BasicBlock* next) {
@@ -146,9 +150,7 @@ ReapResult GraphLowerer::EmitEventLoop(StepBuilder& sb, const RingRegions& regio
         EmitForSlot(b, ir.CreateLoad(ir.getInt32Ty(), direct_.task),
                     ir.CreateLoad(ir.getInt32Ty(), direct_.slot),
                     [&](StepBuilder& b, rgir::TaskId t, llvm::Value* idx) {
-                      direct_.run_idx[t]->addIncoming(idx, b.ir().GetInsertBlock());
-                      b.ir().CreateBr(direct_.run[t]);
-                      b.SetBlock(b.NewBlock("dispatch.unreachable"));
+                      EnterRunBlock(b, t, idx);
                     });
         ir.CreateBr(next);
 

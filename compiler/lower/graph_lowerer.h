@@ -161,6 +161,7 @@ class GraphLowerer {
   /// the run's code is emitted: BeginRun marks where it starts, SettleRoomForARun counts it
   /// (MostSqesOnAPath) and puts RoomFor that many SQEs in place of the check's placeholder.
   llvm::Value* RoomForARun(StepBuilder& b);
+  /// i1: the SQ has room for `sqes` more SQEs, or (more than one) nothing is pending.
   llvm::Value* RoomFor(StepBuilder& b, uint64_t sqes);
   void BeginRun(StepBuilder& b);
   void SettleRoomForARun(StepBuilder& b);
@@ -194,6 +195,9 @@ class GraphLowerer {
   void WakeFrom(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, bool at_once);
   /// The event loop's run block of each task, entered with a checked slot index (a phi).
   void OpenRunBlocks(StepBuilder& b);
+  /// Branches into task t's run block with slot index `idx` (checked); the builder goes on in
+  /// an unreachable block.
+  void EnterRunBlock(StepBuilder& b, rgir::TaskId t, llvm::Value* idx);
   /// Fills the run blocks: each runs its slot up to its next await, then the cancellation of a
   /// fork one of its children ended; all go on to `next`.
   void EmitRunBlocks(StepBuilder& b, llvm::BasicBlock* next);
