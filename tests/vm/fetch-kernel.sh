@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fetches a Debian cloud kernel that has CONFIG_IO_URING_BPF_OPS=y, with apt only, into a cache
-# outside the repository, and prints the cache folder (holding `vmlinuz`, `release`, `abi`, and
-# `config` when Debian ships one for that kernel).
+# outside the repository, and prints the cache folder (holding `vmlinuz`, `release`, `abi`,
+# `config` when Debian ships one for that kernel, and `ublk_drv.ko`, the ublk driver from the
+# kernel's modules package, uncompressed so busybox's insmod loads it; `no-ublk` says why not).
 #
 # Usage: fetch-kernel.sh SUITE
 #   SUITE `sid` or `trixie-backports`: the suite's current kernel (linux-image-cloud-amd64).
@@ -90,16 +91,20 @@ cached_is_intact() {
   fi
 }
 record_checksums() {  # record_checksums DIR
-  (cd "$1" && sha256sum vmlinuz release $(ls abi config 2>/dev/null) >sha256sums.new &&
+  (cd "$1" && sha256sum vmlinuz release $(ls abi config ublk_drv.ko no-ublk 2>/dev/null) >sha256sums.new &&
     mv sha256sums.new sha256sums)
 }
 damaged() {  # what to say about a damaged entry
   echo "the kernel cached in $dest is damaged ($damage)"
 }
 
+# Whether the entry says what became of ublk_drv.ko: entries cached before modules were kept are
+# refreshed when the mirror can be reached, and used as they are (without ublk) when not.
+has_modules_info() { [[ -s $dest/ublk_drv.ko || -s $dest/no-ublk ]]; }
+
 damage=
 if cached_is_intact; then
-  if [[ -n $(find "$dest/release" -mtime "-$max_age_days" 2>/dev/null) ]]; then
+  if [[ -n $(find "$dest/release" -mtime "-$max_age_days" 2>/dev/null) ]] && has_modules_info; then
     echo "$dest"
     exit 0
   fi
@@ -179,7 +184,7 @@ else
   [[ -n $release ]] || use_stale_cache "suite $apt_suite has no $series.x cloud kernel"
 fi
 
-if cached_is_intact && [[ $(cat "$dest/release") == "$release" ]]; then
+if cached_is_intact && has_modules_info && [[ $(cat "$dest/release") == "$release" ]]; then
   touch "$dest/release"
   echo "$dest"
   exit 0
@@ -191,6 +196,9 @@ say "downloading $release${size:+ ($size)}"
 work=$(mktemp -d "$apt_dir/download/$suite.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 packages=("linux-binary-$release/$apt_suite")
+# The modules (about 23 MB) only for ublk_drv.ko: the ublk tests load it in the guest.
+have_modules=$(in_suite "linux-modules-$release")
+[[ -z $have_modules ]] || packages+=("linux-modules-$release/$apt_suite")
 if [[ -n $(in_suite "linux-base-$release") ]]; then
   packages+=("linux-base-$release/$apt_suite")
 else
@@ -283,6 +291,20 @@ elif [[ $btf_status == 1 ]]; then
 fi
 cp "$vmlinuz" "$dest.new/vmlinuz"
 [[ -z $config ]] || cp "$config" "$dest.new/config"
+ublk=$(find "$work/root" -name 'ublk_drv.ko*' -type f | head -n 1)
+case $ublk in
+  *.ko) cp "$ublk" "$dest.new/ublk_drv.ko" ;;
+  *.ko.xz) xz -dc "$ublk" >"$dest.new/ublk_drv.ko" ;;
+  *.ko.zst) zstd -qdc "$ublk" >"$dest.new/ublk_drv.ko" ;;
+  '') if [[ -z $have_modules ]]; then
+        echo "$apt_suite has no linux-modules-$release" >"$dest.new/no-ublk"
+      else
+        echo "linux-modules-$release has no ublk_drv.ko" >"$dest.new/no-ublk"
+      fi ;;
+  *) echo "cannot decompress $(basename "$ublk")" >"$dest.new/no-ublk" ;;
+esac
+[[ ! -e $dest.new/ublk_drv.ko || -s $dest.new/ublk_drv.ko ]] ||
+  { rm -f "$dest.new/ublk_drv.ko"; echo "decompressing ublk_drv.ko failed" >"$dest.new/no-ublk"; }
 echo "$release" >"$dest.new/release"
 record_checksums "$dest.new"
 rm -rf "$dest"

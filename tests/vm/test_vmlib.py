@@ -115,7 +115,7 @@ class KernelCacheTest(unittest.TestCase):
             folder = os.path.join(cache, "kernels", suite)
             os.makedirs(folder)
             for name, text in (("vmlinuz", "x"), ("release", "7.1.13+deb13-cloud-amd64\n"),
-                               ("abi", abi + "\n")):
+                               ("abi", abi + "\n"), ("no-ublk", "a test's entry\n")):
                 with open(os.path.join(folder, name), "w") as f:
                     f.write(text)
             with mock.patch.dict(os.environ, {"URINGC_CACHE_DIR": cache}):

@@ -170,8 +170,9 @@ def shared_libraries(binary):
     return libs
 
 
-def init_script(tests, guest_timeout):
-    """The guest's /init: mount, run each test between markers, report, power off."""
+def init_script(tests, guest_timeout, modules=()):
+    """The guest's /init: mount, load the modules, run each test between markers, report, power
+    off. A module that does not load is said on the console; the tests that need it skip."""
     lines = [
         "#!/bin/busybox sh",
         "/bin/busybox --install -s /bin",
@@ -179,6 +180,11 @@ def init_script(tests, guest_timeout):
         "mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev",
         "mount -t tmpfs tmp /tmp; mount -t bpf bpf /sys/fs/bpf 2>/dev/null",
         "ulimit -l unlimited",
+    ]
+    for m in modules:
+        guest = "/lib/modules/" + os.path.basename(m)
+        lines.append(f"insmod {guest} || echo \"insmod {guest} failed\"")
+    lines += [
         "status=0",
         f'echo "{MARK} KERNEL $(uname -r)"',
     ]
@@ -200,8 +206,9 @@ def shell_quote(s):
     return "'" + str(s).replace("'", "'\\''") + "'"
 
 
-def build_initramfs(tests, out_path, guest_timeout):
-    """Packs busybox, every test binary and its libraries, and /init into a gzip'd cpio."""
+def build_initramfs(tests, out_path, guest_timeout, modules=()):
+    """Packs busybox, every test binary and its libraries, the kernel modules to load (host
+    paths, loaded in order) and /init into a gzip'd cpio."""
     busybox = "/bin/busybox"
     if not os.path.exists(busybox) or shared_libraries(busybox):
         raise VmError("a static busybox is needed at /bin/busybox: install busybox-static")
@@ -222,12 +229,15 @@ def build_initramfs(tests, out_path, guest_timeout):
                 os.makedirs(os.path.dirname(lib_dest), exist_ok=True)
                 shutil.copy2(os.path.realpath(lib), lib_dest)
             copy_files(root, t.files)
+            # With ublk_drv packed, the ublk tests must find the driver, not skip.
+            env = dict(t.env, URINGC_REQUIRE_UBLK="1") if modules else t.env
             guest_tests.append(GuestTest(t.name, ["/tests/" + os.path.basename(binary)]
-                                         + t.argv[1:], t.env))
+                                         + t.argv[1:], env))
+        copy_files(root, [(m, "/lib/modules/" + os.path.basename(m)) for m in modules])
         # Paths may hold any bytes (surrogate-escaped since the manifest was read): keep them.
         with open(os.path.join(root, "init"), "w", encoding="utf-8",
                   errors="surrogateescape") as f:
-            f.write(init_script(guest_tests, guest_timeout))
+            f.write(init_script(guest_tests, guest_timeout, modules))
         os.chmod(os.path.join(root, "init"), 0o755)
         names = subprocess.run(["find", ".", "-print0"], cwd=root, check=True,
                                stdout=subprocess.PIPE).stdout
@@ -366,7 +376,8 @@ def run_suite(suite, tests, timeout, retries, boot_timeout=BOOT_TIMEOUT, console
     kernel_dir, release = fetch_kernel(suite)
     with tempfile.TemporaryDirectory(prefix="uringc-vm-") as tmp:
         initrd = os.path.join(tmp, "initrd.gz")
-        build_initramfs(tests, initrd, guest_timeout=max(10, timeout - 30))
+        build_initramfs(tests, initrd, guest_timeout=max(10, timeout - 30),
+                        modules=kernel_modules(kernel_dir))
         kernel = os.path.join(kernel_dir, "vmlinuz")
         for attempt in range(retries + 1):
             start = time.monotonic()
@@ -380,6 +391,14 @@ def run_suite(suite, tests, timeout, retries, boot_timeout=BOOT_TIMEOUT, console
     if consoles is not None:
         consoles.append(console)
     return report(release, tests, console, lines, elapsed, kernel_dir)
+
+
+def kernel_modules(kernel_dir):
+    """The modules of the kernel cache the guest loads: ublk_drv.ko when fetch-kernel.sh kept it
+    (its `no-ublk` says why not; the ublk tests then skip, saying that /dev/ublk-control is
+    missing)."""
+    ublk = os.path.join(kernel_dir, "ublk_drv.ko")
+    return [ublk] if os.path.isfile(ublk) else []
 
 
 def boot_with_fallback(qemu, kernel, initrd, timeout, release, boot_timeout=BOOT_TIMEOUT):
