@@ -9,6 +9,10 @@ namespace uringc::sqe {
 
 SqeFields Nop() { return SqeFields{.opcode = IORING_OP_NOP}; }
 
+SqeFields UringCmd(llvm::Value* fd, llvm::Value* cmd_op, llvm::Value* w0, llvm::Value* w1) {
+  return SqeFields{.opcode = IORING_OP_URING_CMD, .fd = fd, .off = cmd_op, .cmd0 = w0, .cmd1 = w1};
+}
+
 SqeFields Read(llvm::Value* fd, llvm::Value* addr, llvm::Value* len, llvm::Value* offset) {
   return SqeFields{.opcode = IORING_OP_READ, .fd = fd, .off = offset, .addr = addr, .len = len};
 }

@@ -28,11 +28,16 @@ struct SqeFields {
   llvm::Value* buf_index = nullptr;  ///< u16: a registered buffer's index (READ_FIXED...)
   llvm::Value* opcode_v = nullptr;   ///< u8: an opcode chosen at run time (overrides `opcode`)
   llvm::Value* splice_fd_in = nullptr;  ///< s32: splice's source descriptor
+  llvm::Value* cmd0 = nullptr;  ///< u64: a uring_cmd's payload, bytes 0-7 of its cmd area
+  llvm::Value* cmd1 = nullptr;  ///< u64: bytes 8-15
 };
 
 namespace sqe {
 
 SqeFields Nop();
+/// uring_cmd(fd, cmd_op, the 16-byte payload as two little-endian words): the driver's own
+/// command; cmd_op is the low half of `off`.
+SqeFields UringCmd(llvm::Value* fd, llvm::Value* cmd_op, llvm::Value* w0, llvm::Value* w1);
 /// read/write(fd, buf[addr, len), offset); offset -1 means the file position.
 SqeFields Read(llvm::Value* fd, llvm::Value* addr, llvm::Value* len, llvm::Value* offset);
 SqeFields Write(llvm::Value* fd, llvm::Value* addr, llvm::Value* len, llvm::Value* offset);

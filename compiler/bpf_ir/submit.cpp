@@ -15,7 +15,7 @@ static_assert(offsetof(io_uring_sqe, opcode) == 0 && offsetof(io_uring_sqe, flag
               offsetof(io_uring_sqe, addr) == 16 && offsetof(io_uring_sqe, len) == 24 &&
               offsetof(io_uring_sqe, rw_flags) == 28 && offsetof(io_uring_sqe, user_data) == 32 &&
               offsetof(io_uring_sqe, ioprio) == 2 && offsetof(io_uring_sqe, buf_group) == 40 &&
-              offsetof(io_uring_sqe, splice_fd_in) == 44);
+              offsetof(io_uring_sqe, splice_fd_in) == 44 && offsetof(io_uring_sqe, cmd) == 48);
 
 SubmitQueue::SubmitQueue(StepBuilder& sb, const RingRegions& regions, const RingConstants& rc,
                          bool mid_step_flush, bool pending_may_be_register)
@@ -110,6 +110,8 @@ void SubmitQueue::Push(StepBuilder& sb, const SqeFields& f) {
   }
   store(ScalarType::kU16, offsetof(io_uring_sqe, buf_index), f.buf_index);
   store(ScalarType::kS32, offsetof(io_uring_sqe, splice_fd_in), f.splice_fd_in);
+  store(ScalarType::kU64, offsetof(io_uring_sqe, cmd), f.cmd0);
+  store(ScalarType::kU64, offsetof(io_uring_sqe, cmd) + 8, f.cmd1);
   StorePending(sb, ir.CreateAdd(pending, ir.getInt32(1)));
 }
 

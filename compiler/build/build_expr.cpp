@@ -190,7 +190,8 @@ Expr Builder::Call(const ast::CallExpr& c) {
         case sema::BuiltinFn::kGet:
         case sema::BuiltinFn::kPut:
         case sema::BuiltinFn::kCopy:
-        case sema::BuiltinFn::kEq: return DataBuiltin(c);
+        case sema::BuiltinFn::kEq:
+        case sema::BuiltinFn::kCopyFromUser: return DataBuiltin(c);
       }
       for (auto& a : c.args) out.operands.push_back(Value(*a));
       return out;
@@ -390,6 +391,11 @@ Expr Builder::DataBuiltin(const ast::CallExpr& c) {
   Expr out;
   out.type = Concrete(c.type);
   out.range = c.range;
+  if (fn == sema::BuiltinFn::kCopyFromUser) {
+    out.op = Expr::Op::kCopyFromUser;
+    out.operands = {Value(*c.args[0]), CastTo(Value(*c.args[1]), Type::Int(64, false))};
+    return Once(std::move(out), "copied", c.range);
+  }
   if (fn == sema::BuiltinFn::kCopy || fn == sema::BuiltinFn::kEq) {
     out.op = fn == sema::BuiltinFn::kCopy ? Expr::Op::kCopy : Expr::Op::kEqual;
     for (auto& a : c.args) out.operands.push_back(Value(*a));

@@ -8,6 +8,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/ReplaceConstant.h"
 #include "llvm/Support/Alignment.h"
@@ -43,6 +44,26 @@ llvm::GlobalVariable* PrivateConstant(llvm::Module& m, llvm::Constant* init, std
   gv->setAlignment(llvm::Align(align));
   gv->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
   return gv;
+}
+
+// Calls of the BPF helper bpf_copy_from_user (through its number) become calls of the runtime's
+// uringc_host_copy_from_user, same arguments and result.
+void CallHostCopyFromUser(llvm::Module& m) {
+  std::vector<llvm::CallInst*> calls;
+  for (llvm::Function& f : m) {
+    for (llvm::Instruction& i : llvm::instructions(f)) {
+      auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
+      if (call == nullptr || call->getCalledFunction() != nullptr) continue;
+      auto* cast = llvm::dyn_cast<llvm::ConstantExpr>(call->getCalledOperand());
+      if (cast == nullptr || cast->getOpcode() != llvm::Instruction::IntToPtr) continue;
+      auto* number = llvm::dyn_cast<llvm::ConstantInt>(cast->getOperand(0));
+      if (number != nullptr && number->getZExtValue() == kCopyFromUserHelper) calls.push_back(call);
+    }
+  }
+  if (calls.empty()) return;
+  llvm::FunctionCallee host =
+      m.getOrInsertFunction("uringc_host_copy_from_user", calls[0]->getFunctionType());
+  for (llvm::CallInst* call : calls) call->setCalledOperand(host.getCallee());
 }
 
 // The BPF loops' `may_goto` heads (bpf_ir/control.cpp, EmitIterLoop) always go on: the host
@@ -103,6 +124,7 @@ bool RetargetModuleToHost(llvm::Module& m, const HostModuleSpec& spec, Diagnosti
     }
   }
   DropMayGotos(*step);
+  CallHostCopyFromUser(m);
 
   // The state: the data sections one after another, as the BPF object has them.
   std::vector<uint64_t> section_offset;

@@ -2,8 +2,8 @@
 // module (the IR `lower` made, before any BPF pass) into x86-64 code the runtime's host engine
 // calls exactly as the kernel calls the struct_ops program (runtime/include/uringc/program.h).
 //   - the kfuncs become calls into the runtime (uringc_host_get_region, uringc_host_submit_sqes,
-//     uringc_host_copy_from_user_str); the number iterator is defined here, with the kernel's
-//     semantics, and inlined;
+//     uringc_host_copy_from_user_str), and so do the calls of the BPF helper bpf_copy_from_user
+//     (uringc_host_copy_from_user); the may_goto loop heads always go on;
 //   - the globals become one block of state laid out as the BPF object's data sections (read
 //     from the object compiled from the same IR), reached through args[0]->state, so every run
 //     has its own state and the runtime reads it through the BPF object's BTF;
@@ -20,6 +20,11 @@
 #include "llvm/IR/Module.h"
 
 namespace uringc {
+
+/// The BPF helper number of bpf_copy_from_user. The lowering calls it through this constant
+/// address, as clang emits helper calls; RetargetForHost turns those calls into calls of
+/// uringc_host_copy_from_user.
+inline constexpr uint64_t kCopyFromUserHelper = 148;
 
 struct HostModuleSpec {
   std::string graph;    ///< the graph's name: the descriptor is uringc_program_<graph>

@@ -1,15 +1,20 @@
 // Data in the parameter region: shared buffers, byte-string literals, and the builtins that read
-// and write their bytes (get_T, put_T, copy_bytes, equal_bytes). A view is a (user address,
+// and write their bytes (get_T, put_T, copy_bytes, equal_bytes, copy_from_user). A view is a (user address,
 // length) pair like any other; its bytes are reached through the controller's own mapping of the
 // region (`mem_`, from bpf_io_uring_get_region) at `address - uringc_mem_addr`. Every access
 // checks that offset against the region's size in the register it then uses (behind an empty
 // inline-asm barrier, as TaskTable::CheckedIndex does): that is what the verifier needs, and it
 // never fails for a view the program could build, since rgir has already raised EFAULT for an
 // offset outside the view (build_expr.cpp, DataBuiltin).
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Intrinsics.h"
 
 #include "bpf_ir/control.h"
+#include "emit/host_module.h"
 #include "lower/graph_lowerer.h"
 
 namespace uringc::lower {
@@ -138,6 +143,71 @@ Val GraphLowerer::CopyBytes(StepBuilder& b, Here h, const rgir::Expr& e) {
     ir.CreateAlignedStore(x, b.At(mem_, to), llvm::Align(1));
   });
   return Val{Convert(b, n, Type::Int(32, false), e.type)};
+}
+
+// One bpf_copy_from_user call (a BPF helper: struct_ops programs may call it, and loop_step is
+// sleepable, so it may fault pages in), through the helper's number as clang emits helpers; the
+// host engine's code calls uringc_host_copy_from_user there instead (emit/host_module.cpp).
+static llvm::Value* CallCopyFromUser(llvm::IRBuilder<>& ir, llvm::Value* dst, uint32_t size,
+                                     llvm::Value* user_addr) {
+  llvm::Type* ptr = ir.getPtrTy();
+  auto* type = llvm::FunctionType::get(ir.getInt64Ty(), {ptr, ir.getInt32Ty(), ptr}, false);
+  llvm::Value* helper = ir.CreateIntToPtr(ir.getInt64(kCopyFromUserHelper), ptr);
+  return ir.CreateCall(type, helper, {dst, ir.getInt32(size), ir.CreateIntToPtr(user_addr, ptr)},
+                       "copy_from_user");
+}
+
+// Whole words of 8 bytes while the view has them, then single bytes: each call's destination is
+// checked against the region in the register used (the verifier needs the size a constant and
+// the offset bounded; a view that ends less than 8 bytes before the region's end takes bytes).
+// Offsets come from the iterator loops' counters, so no register changes from turn to turn. The
+// first failed call stops the copy with -EFAULT; what was read before it stays.
+Val GraphLowerer::CopyFromUser(StepBuilder& b, Here h, const rgir::Expr& e) {
+  llvm::IRBuilder<>& ir = b.ir();
+  Val dst = Eval(b, h, e.operands[0]);
+  llvm::Value* addr = Eval(b, h, e.operands[1]).v;
+  llvm::Value* rd = RegionOffset(b, h, dst.v, 0);
+  llvm::Value* n64 = ir.CreateZExt(dst.len, ir.getInt64Ty());
+  llvm::AllocaInst* failed = EntryAlloca(ir, ir.getInt1Ty(), "copy_failed");
+  ir.CreateStore(ir.getFalse(), failed);
+  // Copies `size` bytes at view offset `off` unless they would leave the region.
+  auto copy = [&](StepBuilder& b, llvm::Value* off, uint32_t size) {
+    llvm::IRBuilder<>& ir = b.ir();
+    llvm::Value* p = Barrier(ir, ir.CreateAdd(rd, off));
+    EmitIf(b, ir.CreateICmpULE(p, ir.getInt64(mem_size_ - size)), [&](StepBuilder& b) {
+      llvm::IRBuilder<>& ir = b.ir();
+      llvm::Value* r = CallCopyFromUser(ir, b.At(mem_, p), size, ir.CreateAdd(addr, off));
+      ir.CreateStore(ir.CreateICmpNE(r, ir.getInt64(0)), failed);
+    });
+  };
+  // Whether `size` more bytes at view offset `off` are to be copied.
+  auto more = [&](StepBuilder& b, llvm::Value* off, uint32_t size) {
+    llvm::IRBuilder<>& ir = b.ir();
+    llvm::Value* end = ir.CreateAdd(off, ir.getInt64(size));
+    llvm::Value* go = ir.CreateAnd(ir.CreateICmpULE(end, n64),
+                                   ir.CreateNot(ir.CreateLoad(ir.getInt1Ty(), failed)));
+    if (size == 1) return go;
+    return ir.CreateAnd(go, ir.CreateICmpULE(ir.CreateAdd(rd, end), ir.getInt64(mem_size_)));
+  };
+  auto word_off = [](StepBuilder& b, llvm::Value* k) {
+    return b.ir().CreateShl(b.ir().CreateZExt(k, b.ir().getInt64Ty()), 3);
+  };
+  const auto cap = [](uint64_t n) { return static_cast<uint32_t>(std::min<uint64_t>(n, UINT32_MAX)); };
+  llvm::Value* words = EmitIterLoop(
+      b, std::max<uint32_t>(cap(mem_size_ / 8), 1),
+      [&](StepBuilder& b, llvm::Value* k) { return more(b, word_off(b, k), 8); },
+      [&](StepBuilder& b, llvm::Value* k) { copy(b, word_off(b, k), 8); });
+  llvm::Value* tail_at = word_off(b, words);
+  auto byte_off = [&](StepBuilder& b, llvm::Value* k) {
+    return b.ir().CreateAdd(tail_at, b.ir().CreateZExt(k, b.ir().getInt64Ty()));
+  };
+  EmitIterLoop(
+      b, std::max<uint32_t>(cap(mem_size_), 1),
+      [&](StepBuilder& b, llvm::Value* k) { return more(b, byte_off(b, k), 1); },
+      [&](StepBuilder& b, llvm::Value* k) { copy(b, byte_off(b, k), 1); });
+  llvm::Value* r = ir.CreateSelect(ir.CreateLoad(ir.getInt1Ty(), failed), ir.getInt32(-EFAULT),
+                                   ir.getInt32(0));
+  return Val{Convert(b, r, Type::Int(32, true), e.type)};
 }
 
 // Same length, then byte by byte until the first difference.

@@ -206,6 +206,7 @@ Val GraphLowerer::Eval(StepBuilder& b, Here h, const rgir::Expr& e) {
     case Op::kStore: DataStore(b, h, e); return Val{ir.getInt64(0)};
     case Op::kCopy: return CopyBytes(b, h, e);
     case Op::kEqual: return EqualBytes(b, h, e);
+    case Op::kCopyFromUser: return CopyFromUser(b, h, e);
     case Op::kBuffer: {
       // Host buffers: the address the host set; shared ones: their place in the region.
       const Type& bt = g_.params[e.id].type;

@@ -321,6 +321,7 @@ class GraphLowerer {
   void DataStore(StepBuilder& b, Here h, const rgir::Expr& e);
   Val CopyBytes(StepBuilder& b, Here h, const rgir::Expr& e);
   Val EqualBytes(StepBuilder& b, Here h, const rgir::Expr& e);
+  Val CopyFromUser(StepBuilder& b, Here h, const rgir::Expr& e);
   void EachBytePair(StepBuilder& b, llvm::Value* ra, llvm::Value* rb, llvm::AllocaInst* stop,
                     const std::function<llvm::Value*(StepBuilder&, llvm::Value*)>& index,
                     llvm::Value* n,

@@ -191,6 +191,10 @@ void GraphLowerer::EmitRequest(StepBuilder& b, Here h, const rgir::Node& n) {
                     .addr = addr.v};
       break;
     }
+    case K::kUringCmd:
+      f = sqe::UringCmd(scalar(0, i32), ir.CreateZExt(scalar(1, i32), i64), scalar(2, i64),
+                        scalar(3, i64));
+      break;
     case K::kListen:
       f = SqeFields{.opcode = IORING_OP_LISTEN, .fd = scalar(0, i32), .len = scalar(1, i32)};
       break;

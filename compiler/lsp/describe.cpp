@@ -111,6 +111,8 @@ std::string DescribeBuiltinCallee(std::string_view name) {
              std::string(name.substr(4, 3)) + ")";
     case sema::BuiltinFn::kCopy: return "(builtin) copy_bytes(dst: bytes, src: bytes) -> u32";
     case sema::BuiltinFn::kEq: return "(builtin) equal_bytes(a: bytes, b: bytes) -> bool";
+    case sema::BuiltinFn::kCopyFromUser:
+      return "(builtin) copy_from_user(dst: bytes, addr: u64) -> i32";
   }
   return "";
 }

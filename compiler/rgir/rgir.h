@@ -74,6 +74,8 @@ struct Expr {
     kStore,   ///< void: write operands[2] at offset operands[1] of view operands[0] (as kLoad)
     kCopy,    ///< u32: copy min(len) bytes of view operands[1] into view operands[0] (memmove)
     kEqual,   ///< bool: views operands[0] and operands[1] have the same length and bytes
+    kCopyFromUser,  ///< i32: the bytes at user address operands[1] into view operands[0]; 0 or
+                    ///< -EFAULT (what could be read is copied)
   };
   Op op = Op::kConst;
   Type type;

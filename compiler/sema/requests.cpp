@@ -54,6 +54,10 @@ const std::vector<RequestSignature>& Requests() {
        {{"from", fd, {}}, {"to", fd, {}}, {"len", kU32, {}}, {"from_off", kU64, -1},
         {"to_off", kU64, -1}, {"flags", kU32, 0}},
        kI32},
+      // A driver's own command on f (a ublk I/O command, a socket's SIOCINQ): `op` is its
+      // cmd_op, `w0` and `w1` the 16 bytes of its payload as two little-endian words.
+      {K::kUringCmd, "uring_cmd", "IORING_OP_URING_CMD",
+       {{"f", fd, {}}, {"op", kU32, {}}, {"w0", kU64, 0}, {"w1", kU64, 0}}, kI32},
   };
   return kTable;
 }
@@ -74,6 +78,7 @@ std::optional<BuiltinFn> FindBuiltinFn(std::string_view name) {
   if (name == "max") return BuiltinFn::kMax;
   if (name == "copy_bytes") return BuiltinFn::kCopy;
   if (name == "equal_bytes") return BuiltinFn::kEq;
+  if (name == "copy_from_user") return BuiltinFn::kCopyFromUser;
   if (name.size() > 4 && ParseDataAccess(name.substr(4))) {
     if (name.substr(0, 4) == "get_") return BuiltinFn::kGet;
     if (name.substr(0, 4) == "put_") return BuiltinFn::kPut;

@@ -14,7 +14,7 @@ namespace uringc::sema {
 
 enum class RequestKind : uint8_t {
   kNop, kRead, kWrite, kRecv, kSend, kAccept, kConnect, kSocket, kClose, kFsync, kOpenat,
-  kPoll, kSleep, kCancel, kOpenat2, kBind, kListen, kShutdown, kStatx, kSplice
+  kPoll, kSleep, kCancel, kOpenat2, kBind, kListen, kShutdown, kStatx, kSplice, kUringCmd
 };
 
 struct RequestParam {
@@ -45,8 +45,9 @@ const RequestSignature* FindRequest(std::string_view name);
 
 /// Builtin functions that are not requests (computed inside the controller): len, min, max;
 /// get_<T>(view, off) and put_<T>(view, off, value) for the integer types T (`u8`, `i8`, and
-/// `u16le`, `i32be`, ... for the wider ones); copy_bytes(dst, src) -> u32; equal_bytes(a, b).
-enum class BuiltinFn : uint8_t { kLen, kMin, kMax, kGet, kPut, kCopy, kEq };
+/// `u16le`, `i32be`, ... for the wider ones); copy_bytes(dst, src) -> u32; equal_bytes(a, b);
+/// copy_from_user(dst, addr) -> i32 (the host's memory at a user address into a shared view).
+enum class BuiltinFn : uint8_t { kLen, kMin, kMax, kGet, kPut, kCopy, kEq, kCopyFromUser };
 
 /// The integer a get_/put_ builtin reads or writes: `get_u32be` is {32, unsigned, big endian}.
 struct DataAccess {

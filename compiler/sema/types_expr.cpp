@@ -471,6 +471,11 @@ Type Checker::CheckDataBuiltin(CallExpr& c, BuiltinFn fn, const std::vector<Type
       CheckDataView(*c.args[0], false, "the first view of `equal_bytes`");
       CheckDataView(*c.args[1], false, "the second view of `equal_bytes`");
       return Type::Bool();
+    case BuiltinFn::kCopyFromUser:
+      if (!count(2, "copy_from_user(dst: shared bytes, addr: u64) -> i32")) return Type::Int(32, true);
+      CheckDataView(*c.args[0], true, "the destination of `copy_from_user`");
+      Coerce(*c.args[1], Type::Int(64, false), "the address");
+      return Type::Int(32, true);
     default: return Type::Error();
   }
 }

@@ -3,6 +3,7 @@
 #include "uringc/host_engine.h"
 
 #include <linux/io_uring.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
@@ -171,6 +172,44 @@ int HostEngine::Enter(const RingHandle& ring) {
 
 }  // namespace uringc
 
+namespace {
+
+// A pipe of this thread's, for CopyThroughPipe; closed when the thread ends.
+struct CopyPipe {
+  int fd[2] = {-1, -1};
+  CopyPipe() {
+    if (pipe2(fd, O_CLOEXEC | O_NONBLOCK) != 0) fd[0] = fd[1] = -1;
+  }
+  ~CopyPipe() {
+    for (int f : fd)
+      if (f >= 0) close(f);
+  }
+};
+
+// Copies `size` bytes at `src` into `dst` by writing them into a pipe (the kernel reads them with
+// copy_from_user, which a PFNMAP mapping allows and an unmapped address fails with EFAULT) and
+// reading them back; a page at a time, so the pipe never fills. False when any byte failed.
+bool CopyThroughPipe(void* dst, uint32_t size, const void* src) {
+  thread_local CopyPipe p;
+  if (p.fd[0] < 0) return false;
+  auto* out = static_cast<char*>(dst);
+  const char* in = static_cast<const char*>(src);
+  for (uint32_t done = 0; done < size;) {
+    const size_t chunk = std::min<size_t>(size - done, 4096);
+    if (write(p.fd[1], in + done, chunk) != static_cast<ssize_t>(chunk)) {
+      char drain[4096];
+      while (read(p.fd[0], drain, sizeof drain) > 0) {
+      }
+      return false;
+    }
+    if (read(p.fd[0], out + done, chunk) != static_cast<ssize_t>(chunk)) return false;
+    done += static_cast<uint32_t>(chunk);
+  }
+  return true;
+}
+
+}  // namespace
+
 extern "C" {
 
 uint8_t* uringc_host_get_region(uringc_host_ctx* abi, uint32_t region_id, uint64_t size) {
@@ -211,6 +250,22 @@ int uringc_host_copy_from_user_str(void* dst, uint32_t dst_size, const void* src
   }
   out[dst_size - 1] = '\0';
   return static_cast<int>(dst_size);
+}
+
+// bpf_copy_from_user's contract: all `size` bytes and 0, or -EFAULT with dst zeroed. Read with
+// process_vm_readv as above; memory that refuses it (a driver's VM_IO|VM_PFNMAP mapping, such as
+// ublk's descriptor array: process_vm_readv pins pages, and those have none to pin) goes through
+// CopyThroughPipe, which reads with the kernel's copy_from_user as the BPF helper does.
+long uringc_host_copy_from_user(void* dst, uint32_t size, const void* src) {
+  if (size == 0) return 0;
+  iovec local{dst, size};
+  iovec remote{const_cast<void*>(src), size};
+  if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == static_cast<ssize_t>(size) ||
+      CopyThroughPipe(dst, size, src)) {
+    return 0;
+  }
+  memset(dst, 0, size);
+  return -EFAULT;
 }
 
 }  // extern "C"

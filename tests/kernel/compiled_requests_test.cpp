@@ -6,7 +6,9 @@
 // (tests/compiled/nop_parallel.uring), and 64 lanes of NOPs taking one loop_step per 64 NOPs
 // (tests/bench/nops_64.uring). Built into both compiled-program test binaries; the
 // objects were compiled by `uringc compile` at build time.
+#include <arpa/inet.h>
 #include <dirent.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -47,6 +49,7 @@ enum RequestOp : uint32_t {
   kShutdown,
   kStatx,
   kSplice,
+  kUringCmd,
 };
 
 struct Operands {
@@ -311,6 +314,28 @@ TEST_F(Requests, BindAndListenMakeASocketThatAccepts) {
   EXPECT_EQ(Get("res2"), 0);
   EXPECT_EQ(Get("res3"), 1000);
   EXPECT_EQ(fds_after_, fds_before_);
+}
+
+// uring_cmd reaches the socket's own commands (Linux 6.7+): SIOCINQ (op 0) is the size of the
+// datagram waiting on f; an op the socket lacks is refused with -EOPNOTSUPP.
+TEST_F(Requests, UringCmdAsksASocketForTheBytesWaiting) {
+  int rx = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  int tx = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(rx, 0);
+  ASSERT_GE(tx, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof(a);
+  ASSERT_EQ(bind(rx, reinterpret_cast<sockaddr*>(&a), sizeof(a)), 0) << std::strerror(errno);
+  ASSERT_EQ(getsockname(rx, reinterpret_cast<sockaddr*>(&a), &len), 0);
+  ASSERT_EQ(sendto(tx, "hello", 5, 0, reinterpret_cast<sockaddr*>(&a), sizeof(a)), 5);
+  const bool ran = RunOp(kUringCmd, {.f = rx});
+  close(tx);
+  close(rx);
+  if (!ran) return;
+  EXPECT_EQ(Get("res"), 5);
+  EXPECT_EQ(Get("res2"), -EOPNOTSUPP);
 }
 
 TEST_F(Requests, ShutdownEndsTheWritingSide) {

@@ -53,12 +53,15 @@ struct uringc_host_ctx {
 	void *state;
 };
 
-/* The host engine's counterparts of the kfuncs a controller calls (the runtime defines them):
+/* The host engine's counterparts of the kfuncs and helpers a controller calls (the runtime
+ * defines them):
  * bpf_io_uring_get_region, bpf_io_uring_submit_sqes and bpf_copy_from_user_str, same
  * arguments, same results. */
 uint8_t *uringc_host_get_region(struct uringc_host_ctx *ctx, uint32_t region_id, uint64_t size);
 int uringc_host_submit_sqes(struct uringc_host_ctx *ctx, uint32_t nr);
 int uringc_host_copy_from_user_str(void *dst, uint32_t dst_size, const void *src, uint64_t flags);
+/* ... and of the BPF helper bpf_copy_from_user: size bytes, 0 or -EFAULT (dst zeroed). */
+long uringc_host_copy_from_user(void *dst, uint32_t size, const void *src);
 
 #ifdef __cplusplus
 }

@@ -39,6 +39,8 @@ class SqeTest : public ::testing::Test {
     sqe.len = f.len != nullptr ? static_cast<uint32_t>(Value(f.len)) : f.len_imm;
     sqe.rw_flags = static_cast<int>(Value(f.op_flags));
     sqe.user_data = Value(f.user_data);
+    const uint64_t cmd[2] = {Value(f.cmd0), Value(f.cmd1)};
+    std::memcpy(sqe.cmd, cmd, sizeof(cmd));
     return sqe;
   }
 
@@ -107,6 +109,17 @@ TEST_F(SqeTest, EveryRequestKindMatchesLiburing) {
   ExpectSame(Prep(PREP(io_uring_prep_cancel64(s, 0xabcdef, IORING_ASYNC_CANCEL_ALL))),
              ud(sqe::AsyncCancel(C(0xabcdef), C(IORING_ASYNC_CANCEL_ALL, 32))),
              /*unused_fd=*/true);
+  // liburing 2.3 has no uring_cmd helper: its generic prep plus the command's fields, as
+  // liburing 2.5's io_uring_prep_cmd_sock writes them (a ublk I/O command's payload here).
+  ExpectSame(Prep([](io_uring_sqe* s) {
+               io_uring_prep_rw(IORING_OP_URING_CMD, s, 6, nullptr, 0, 0);
+               s->cmd_op = 0xC0107521u;
+               s->__pad1 = 0;
+               const uint64_t w[2] = {0x0000020000030001ull, 0x7000};
+               std::memcpy(s->cmd, w, sizeof(w));
+               s->user_data = 0x1234;
+             }),
+             ud(sqe::UringCmd(C(6, 32), C(0xC0107521u), C(0x0000020000030001ull), C(0x7000))));
 }
 
 TEST(LowerLocations, InstructionWithoutLocationIsAnInternalError) {
