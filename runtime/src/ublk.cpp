@@ -58,6 +58,25 @@ std::string Advice(int err) {
 
 }  // namespace
 
+Result<void> CheckDeviceOptions(const DeviceOptions& options) {
+  if (options.size_bytes == 0 || options.size_bytes % 512 != 0) {
+    return MakeError(DiagKind::kBadParameter, EINVAL,
+                     "a ublk device's size must be a positive multiple of 512 bytes, not " +
+                         std::to_string(options.size_bytes));
+  }
+  if (options.queues == 0 || options.queues > kMaxQueues || options.depth == 0 ||
+      options.depth > kMaxDepth) {
+    return MakeError(DiagKind::kBadParameter, EINVAL,
+                     "a ublk device has 1 to " + std::to_string(kMaxQueues) + " queues of 1 to " +
+                         std::to_string(kMaxDepth) + " tags each");
+  }
+  if (options.max_io_bytes == 0 || options.max_io_bytes % 4096 != 0) {
+    return MakeError(DiagKind::kBadParameter, EINVAL,
+                     "a ublk device's largest request must be a positive multiple of 4096 bytes");
+  }
+  return {};
+}
+
 struct Control::Impl {
   int fd = -1;
   io_uring ring{};
@@ -141,21 +160,7 @@ Result<uint64_t> Control::Features() {
 }
 
 Result<DeviceInfo> Control::Add(const DeviceOptions& options) {
-  if (options.size_bytes == 0 || options.size_bytes % 512 != 0) {
-    return MakeError(DiagKind::kBadParameter, EINVAL,
-                     "a ublk device's size must be a positive multiple of 512 bytes, not " +
-                         std::to_string(options.size_bytes));
-  }
-  if (options.queues == 0 || options.queues > kMaxQueues || options.depth == 0 ||
-      options.depth > kMaxDepth) {
-    return MakeError(DiagKind::kBadParameter, EINVAL,
-                     "a ublk device has 1 to " + std::to_string(kMaxQueues) + " queues of 1 to " +
-                         std::to_string(kMaxDepth) + " tags each");
-  }
-  if (options.max_io_bytes == 0 || options.max_io_bytes % 4096 != 0) {
-    return MakeError(DiagKind::kBadParameter, EINVAL,
-                     "a ublk device's largest request must be a positive multiple of 4096 bytes");
-  }
+  URINGC_TRY(CheckDeviceOptions(options));
   ublksrv_ctrl_dev_info info{};
   info.nr_hw_queues = options.queues;
   info.queue_depth = options.depth;

@@ -28,15 +28,6 @@ int64_t Counter(uringc::Controller& c, const char* name) {
   return v.ok() ? *v : -1;
 }
 
-TEST(Ublk, MissingControlDeviceSaysToLoadTheDriver) {
-  auto control = ublk::Control::Open("/nonexistent/ublk-control");
-  ASSERT_FALSE(control.ok());
-  EXPECT_EQ(control.error().kind, DiagKind::kUblkUnavailable);
-  EXPECT_EQ(control.error().code, -ENOENT);
-  EXPECT_NE(control.error().message.find("modprobe ublk_drv"), std::string::npos)
-      << control.error().message;
-}
-
 TEST(Ublk, CommandOnAMissingDeviceIsRefusedByName) {
   auto control = ublk::Control::Open();
   URINGC_SKIP_IF_NO_UBLK(control);

@@ -44,6 +44,10 @@ struct DeviceOptions {
   int dev_id = -1;
 };
 
+/// Whether the driver can take `options` (kBadParameter saying what is wrong); Control::Add
+/// checks this first.
+Result<void> CheckDeviceOptions(const DeviceOptions& options);
+
 /// What ADD_DEV created.
 struct DeviceInfo {
   int dev_id = -1;
