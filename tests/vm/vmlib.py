@@ -172,7 +172,8 @@ def shared_libraries(binary):
 
 def init_script(tests, guest_timeout, modules=()):
     """The guest's /init: mount, load the modules, run each test between markers, report, power
-    off. A module that does not load is said on the console; the tests that need it skip."""
+    off. A module that does not load is said on the console; the tests that need it then fail,
+    as build_initramfs sets URINGC_REQUIRE_UBLK=1 whenever it packs the module."""
     lines = [
         "#!/bin/busybox sh",
         "/bin/busybox --install -s /bin",
