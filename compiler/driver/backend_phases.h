@@ -23,6 +23,7 @@ struct CompileRequest {
   std::string file;                    ///< `-`: standard input
   std::optional<std::string> program;  ///< -e PROGRAM: the text, instead of `file`
   std::string graph;  ///< which graph; empty = the only one
+  std::vector<Define> defines;  ///< -D NAME=VALUE: values of the root's top-level constants
   CodegenOptions codegen;
   /// kBpf: the BPF object. kHost: also the host engine's x86-64 object, which embeds the BPF
   /// object (emit/host_module.h); `codegen.emit` then applies to the host code.

@@ -7,8 +7,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "uringc/diag/diagnostic.h"
+#include "parse/defines.h"
 #include "parse/parser.h"
 #include "rgir/rgir.h"
 #include "sema/program.h"
@@ -22,6 +24,8 @@ struct FrontendOptions {
   ParseOptions parse;
   /// `-e PROGRAM`: the root module's text, instead of a file's.
   std::optional<std::string> program;
+  /// -D NAME=VALUE: values for the root module's top-level constants (parse/defines.h).
+  std::vector<Define> defines;
 };
 
 /// The root module's name in diagnostics when it comes from `-` or `-e` (as GCC names them);

@@ -4,7 +4,6 @@
 // compile_command.h.
 #include "driver/compile_command.h"
 
-#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -160,6 +159,7 @@ std::optional<std::string> CompileFile(const CompileRequest& req, Compilation& c
                                        const std::function<void(const Phase&)>& after) {
   if (c.options.stdlib_dir.empty()) c.options.stdlib_dir = DefaultStdlibDir();
   c.options.program = req.program;
+  c.options.defines = req.defines;
   if (!c.LoadRoot(req.file, io_error)) return std::nullopt;
   Backend& b = StartBackend(c, req);
   const bool ran = RunPipeline(c, CompilePhases(), last, after);
@@ -201,6 +201,7 @@ void AddBackendOptions(CLI::App& cmd, CompileRequest& req, std::string& target_k
           ""));
   cmd.add_option("--graph", req.graph, "the graph to compile (needed when the file has several)")
       ->type_name("NAME");
+  AddDefineOption(cmd, req.defines);
 }
 
 Runner DeclareCompile(CLI::App& cmd, bool test_switches) {
@@ -225,10 +226,7 @@ Runner DeclareCompile(CLI::App& cmd, bool test_switches) {
       ->type_name("NAME")
       ->check(CLI::Validator(
           [](const std::string& v) -> std::string {
-            bool ok = !v.empty() && !std::isdigit(static_cast<unsigned char>(v[0]));
-            for (char ch : v)
-              ok = ok && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
-            return ok ? "" : "`" + v + "` is not a C identifier";
+            return IsIdentifier(v) ? "" : "`" + v + "` is not a C identifier";
           },
           ""));
   AddBackendOptions(cmd, s->request, s->target_kernel);

@@ -33,7 +33,7 @@ std::optional<std::string> CompileFile(const CompileRequest& req, Compilation& c
 std::optional<std::string> CompileGraph(const rgir::Graph& g, const CompileRequest& req,
                                         Compilation& c);
 
-/// The options `compile` and `run` share: -O0|-O2 and --graph=NAME into `req`, and
+/// The options `compile` and `run` share: -O0|-O2, --graph=NAME and -D NAME=VALUE into `req`, and
 /// --target-kernel=VERSION into `target_kernel` (resolved once the command knows where the
 /// program runs: `auto` under `run --vm` means the guests' kernels).
 void AddBackendOptions(CLI::App& cmd, CompileRequest& req, std::string& target_kernel);

@@ -2,6 +2,8 @@
 // what the option allows; the messages say what was given and what is allowed.
 #include "driver/options.h"
 
+#include <cctype>
+
 namespace uringc::driver {
 namespace {
 
@@ -91,6 +93,37 @@ void AddProgramOption(CLI::App& cmd, std::optional<std::string>& program) {
          "-e,--program", [&program](const std::string& text) { program = text; },
          "the program's text instead of FILE (FILE may also be -, standard input)")
       ->type_name("PROGRAM");
+}
+
+bool IsIdentifier(std::string_view name) {
+  bool ok = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
+  for (char ch : name) ok = ok && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
+  return ok;
+}
+
+void AddDefineOption(CLI::App& cmd, std::vector<Define>& defines) {
+  cmd.add_option_function<std::vector<std::string>>(
+         "-D,--define",
+         [&defines](const std::vector<std::string>& options) {
+           for (const std::string& d : options) {
+             const size_t eq = d.find('=');
+             defines.push_back({d.substr(0, eq), d.substr(eq + 1)});
+           }
+         },
+         "give the program's top-level `const NAME` the value VALUE (source text, e.g. 64 or "
+         "\"512 KiB\"); repeatable")
+      ->type_name("NAME=VALUE")
+      ->allow_extra_args(false)
+      ->check(CLI::Validator(
+          [](const std::string& d) -> std::string {
+            const size_t eq = d.find('=');
+            if (eq == std::string::npos) return "`" + d + "` is not NAME=VALUE";
+            const std::string name = d.substr(0, eq);
+            if (name.empty()) return "`" + d + "` has no NAME before `=`";
+            return IsIdentifier(name) ? ""
+                                      : "`" + name + "` in `" + d + "` is not a constant's name";
+          },
+          ""));
 }
 
 std::string CheckInputs(const std::vector<std::string>& files,

@@ -10,11 +10,13 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "uringc/diag/diagnostic.h"
 #include "uringc/diag/formatter.h"
 #include "driver/pipeline.h"
+#include "parse/defines.h"
 
 namespace uringc::driver {
 
@@ -27,11 +29,20 @@ struct Options {
   size_t error_limit = DiagnosticList::kDefaultLimit;  ///< 0: no limit
   std::string stdlib;  ///< --stdlib=DIR; empty: DefaultStdlibDir()
   std::optional<std::string> program;  ///< -e PROGRAM
+  std::vector<Define> defines;         ///< -D NAME=VALUE...
 };
 
 /// -e PROGRAM (also --program=PROGRAM): the program's text on the command line instead of a
 /// FILE, as bpftrace's -e; FILE may also be `-`, standard input.
 void AddProgramOption(CLI::App& cmd, std::optional<std::string>& program);
+
+/// A letter or `_`, then letters, digits and `_`: a C identifier, and a name in a `.uring` file.
+bool IsIdentifier(std::string_view name);
+
+/// -D NAME=VALUE (also --define NAME=VALUE), repeatable: the value of the root module's
+/// top-level `const NAME` (parse/defines.h). Without `=`, or with a NAME that is not an
+/// identifier, it is a usage error.
+void AddDefineOption(CLI::App& cmd, std::vector<Define>& defines);
 
 /// "" when the command names its input once (FILE..., or -e PROGRAM, and `-` at most once),
 /// else the usage error to print.

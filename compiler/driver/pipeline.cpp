@@ -5,6 +5,7 @@
 
 #include "ast/printer.h"
 #include "build/build.h"
+#include "parse/defines.h"
 #include "rgir/printer.h"
 #include "sema/passes.h"
 
@@ -14,6 +15,8 @@ namespace {
 bool Parse(Compilation& c) {
   sema::Module& root = c.program.root();
   root.ast = ParseFile(c.sources, root.file_id, c.diagnostics, c.options.parse);
+  if (c.diagnostics.HasErrors()) return false;
+  ApplyDefines(c.options.defines, c.sources, *root.ast, c.diagnostics, c.options.parse);
   return !c.diagnostics.HasErrors();
 }
 bool Imports(Compilation& c) {
@@ -51,7 +54,8 @@ void DumpRgir(const Compilation& c, std::ostream& out) {
 
 const std::vector<Phase>& FrontendPhases() {
   static const std::vector<Phase> kPhases = {
-      {"parse", "text to AST; syntax errors with recovery", DumpAst, Parse},
+      {"parse", "text to AST; syntax errors with recovery; -D values for constants", DumpAst,
+       Parse},
       {"imports", "load imported modules (stdlib, then user files); report cycles", DumpAst,
        Imports},
       {"resolve", "scopes: bind every name to its declaration; break/return placement", DumpAst,

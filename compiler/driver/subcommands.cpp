@@ -20,6 +20,7 @@ bool LoadCompilation(const Options& opts, const std::string& file, Compilation& 
   c.diagnostics.set_limit(opts.error_limit);
   c.options.stdlib_dir = opts.stdlib.empty() ? DefaultStdlibDir() : opts.stdlib;
   c.options.program = opts.program;
+  c.options.defines = opts.defines;
   std::string error;
   if (!c.LoadRoot(file, error)) {
     io.err << "uringc: error: " << error << "\n";
@@ -98,6 +99,7 @@ Runner DeclareCheck(CLI::App& cmd) {
   AddDiagnosticsOptions(cmd, *opts);
   AddStdlibOption(cmd, opts->stdlib);
   AddProgramOption(cmd, opts->program);
+  AddDefineOption(cmd, opts->defines);
   cmd.add_option("FILE", opts->files, "the .uring files to check (- for standard input)");
   return [opts](Io& io) { return Check(*opts, io); };
 }

@@ -12,7 +12,8 @@ read (no hang on a FIFO, no endless read of /dev/zero), for sources, imports, ob
 files; control bytes never reach the terminal raw and the number of diagnostics is bounded.
 Issue 13: --target=host writes an x86-64 object holding the descriptor and the BPF object (and
 --symbol renames it), `run --engine=host` runs a graph here and `auto` says which engine it took.
-Issue 15: `-` for standard input and `-e PROGRAM` in check, graph, compile and run.
+Issue 15: `-` for standard input and `-e PROGRAM` in check, graph, compile and run. `-D NAME=VALUE`
+gives a top-level constant its value in compile and run.
 
 usage: compile_cli_test.py URINGC SOURCE_ROOT URINGC_TEST
 """
@@ -385,6 +386,27 @@ class CompileCli(unittest.TestCase):
         self.assertEqual(p.returncode, 2, p.stderr)
         self.assertIn(b"holds no host code", p.stderr)
         self.assertEqual(run("run", "--engine=gpu", ex).returncode, 2)
+
+    def test_define_gives_a_constant_its_value_in_compile_and_run(self):
+        # -D NAME=VALUE (as clang's): the compiled program uses VALUE for `const NAME`.
+        src = self.source("const DEPTH = 8\ngraph g() -> (x: u64) {\n"
+                          "    repeat DEPTH {\n        nop()?\n        x += 1\n    }\n}\n")
+        p = run("run", "--engine=host", src, "-D", "DEPTH=3 * 4", timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(b"x = 12", p.stdout)
+        p = run("compile", "--define=DEPTH=64", src, "-o", self.out("d.bpf.o"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        p = run("compile", "-D", "WIDTH=64", src, "-o", self.out("w.bpf.o"))
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn(b"<define>:1:7: error: `-D WIDTH=64`", p.stderr)
+        self.assertIn(b"[UndefinedName]", p.stderr)
+        p = run("run", "--engine=host", src, "-D", "DEPTH=(", timeout=120)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn(b"[SyntaxError]", p.stderr)
+        for cmd in ("compile", "run"):
+            p = run(cmd, src, "-D", "DEPTH")
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn(b"`DEPTH` is not NAME=VALUE", p.stderr)
 
     def test_target_host_writes_an_x86_64_object_with_the_descriptor(self):
         for ex in EXAMPLES:

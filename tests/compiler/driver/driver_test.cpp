@@ -84,6 +84,45 @@ TEST(Driver, EmitAndDumpAfter) {
   EXPECT_EQ(Uringc({"check", "--dump-after=lower", f}).code, 2);  // a back-end row: not in check
 }
 
+// -D NAME=VALUE (parse/defines.h): VALUE replaces the value of the root's top-level constant and
+// keeps its type; mistakes in VALUE are diagnostics located in the <define> source.
+TEST(Driver, DefineOverridesATopLevelConstant) {
+  const std::string f = Write("define.uring",
+                              "const DEPTH = 8\nconst SIZE: u32 = 4\n"
+                              "graph g() -> (x: u64, y: u64) {\n    x = DEPTH\n    y = SIZE\n}\n");
+  EXPECT_NE(Uringc({"check", "--emit=rgir", f}).out.find("x#0 = 8 "), std::string::npos);
+  Outcome defined = Uringc({"check", "--emit=rgir", "-D", "DEPTH=64", "-DSIZE=2 * 3", f});
+  EXPECT_EQ(defined.code, 0) << defined.err;
+  EXPECT_NE(defined.out.find("x#0 = 64 "), std::string::npos) << defined.out;
+  EXPECT_NE(defined.out.find("y#1 = 6 "), std::string::npos) << defined.out;
+  Outcome last = Uringc({"check", "--emit=rgir", "--define=DEPTH=1", "--define", "DEPTH=2", f});
+  EXPECT_NE(last.out.find("x#0 = 2 "), std::string::npos) << last.out;  // the last one wins
+  Outcome typed = Uringc({"check", "-D", "SIZE=5000000000", f});  // SIZE stays a u32
+  EXPECT_NE(typed.err.find("<define>:1:14: error: `5000000000` does not fit in `u32`"),
+            std::string::npos)
+      << typed.err;
+
+  Outcome unknown = Uringc({"check", "-D", "WIDTH=64", f});
+  EXPECT_EQ(unknown.code, 1);
+  EXPECT_NE(unknown.err.find("<define>:1:7: error: `-D WIDTH=64`: the program has no top-level "
+                             "`const WIDTH` [UndefinedName]"),
+            std::string::npos)
+      << unknown.err;
+  Outcome syntax = Uringc({"check", "-D", "DEPTH=64 +", f});
+  EXPECT_EQ(syntax.code, 1);
+  EXPECT_NE(syntax.err.find("<define>:1:19: error: "), std::string::npos) << syntax.err;
+  EXPECT_NE(syntax.err.find("[SyntaxError]\nconst DEPTH = 64 +\n"), std::string::npos);
+  Outcome more = Uringc({"check", "-D", "DEPTH=1\ngraph h() { nop() }", f});
+  EXPECT_NE(more.err.find("<define>:2:1: error: "), std::string::npos) << more.err;
+  EXPECT_NE(more.err.find("[SyntaxError]"), std::string::npos);
+
+  for (const char* bad : {"DEPTH", "=64", "1DEPTH=64", "DE-PTH=64"}) {
+    Outcome usage = Uringc({"check", "-D", bad, f});
+    EXPECT_EQ(usage.code, 2) << bad;
+    EXPECT_EQ(usage.err.rfind("uringc: error: --define: `", 0), 0u) << usage.err;
+  }
+}
+
 TEST(Driver, GraphPrintsDotAndWritesSvg) {
   const std::string f = Write("graph.uring", "graph g() { all { nop(); nop() } }\n");
   const std::string svg = "/tmp/uringc-driver-test.svg";
