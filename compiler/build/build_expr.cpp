@@ -187,6 +187,7 @@ Expr Builder::Call(const ast::CallExpr& c) {
         case sema::BuiltinFn::kLen: out.op = Expr::Op::kLen; break;
         case sema::BuiltinFn::kMin: out.op = Expr::Op::kMin; break;
         case sema::BuiltinFn::kMax: out.op = Expr::Op::kMax; break;
+        case sema::BuiltinFn::kAddressOf: out.op = Expr::Op::kAddressOf; break;
         case sema::BuiltinFn::kGet:
         case sema::BuiltinFn::kPut:
         case sema::BuiltinFn::kCopy:

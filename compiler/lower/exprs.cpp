@@ -207,6 +207,8 @@ Val GraphLowerer::Eval(StepBuilder& b, Here h, const rgir::Expr& e) {
     case Op::kCopy: return CopyBytes(b, h, e);
     case Op::kEqual: return EqualBytes(b, h, e);
     case Op::kCopyFromUser: return CopyFromUser(b, h, e);
+    // A view is already its address and length, as a request's SQE takes it (requests.cpp).
+    case Op::kAddressOf: return Val{Eval(b, h, e.operands[0]).v};
     case Op::kBuffer: {
       // Host buffers: the address the host set; shared ones: their place in the region.
       const Type& bt = g_.params[e.id].type;

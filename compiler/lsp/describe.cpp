@@ -113,6 +113,7 @@ std::string DescribeBuiltinCallee(std::string_view name) {
     case sema::BuiltinFn::kEq: return "(builtin) equal_bytes(a: bytes, b: bytes) -> bool";
     case sema::BuiltinFn::kCopyFromUser:
       return "(builtin) copy_from_user(dst: bytes, addr: u64) -> i32";
+    case sema::BuiltinFn::kAddressOf: return "(builtin) address_of(b: bytes) -> u64";
   }
   return "";
 }

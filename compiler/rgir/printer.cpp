@@ -99,6 +99,7 @@ std::string PrintExpr(const Graph& g, const Expr& e) {
     case Expr::Op::kCopy: return ops("copy_bytes");
     case Expr::Op::kEqual: return ops("equal_bytes");
     case Expr::Op::kCopyFromUser: return ops("copy_from_user");
+    case Expr::Op::kAddressOf: return ops("address_of");
   }
   return "?";
 }

@@ -76,6 +76,7 @@ struct Expr {
     kEqual,   ///< bool: views operands[0] and operands[1] have the same length and bytes
     kCopyFromUser,  ///< i32: the bytes at user address operands[1] into view operands[0]; 0 or
                     ///< -EFAULT (what could be read is copied)
+    kAddressOf,     ///< u64: the user address of host view operands[0]
   };
   Op op = Op::kConst;
   Type type;

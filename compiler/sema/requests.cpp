@@ -79,6 +79,7 @@ std::optional<BuiltinFn> FindBuiltinFn(std::string_view name) {
   if (name == "copy_bytes") return BuiltinFn::kCopy;
   if (name == "equal_bytes") return BuiltinFn::kEq;
   if (name == "copy_from_user") return BuiltinFn::kCopyFromUser;
+  if (name == "address_of") return BuiltinFn::kAddressOf;
   if (name.size() > 4 && ParseDataAccess(name.substr(4))) {
     if (name.substr(0, 4) == "get_") return BuiltinFn::kGet;
     if (name.substr(0, 4) == "put_") return BuiltinFn::kPut;

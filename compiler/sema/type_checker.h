@@ -51,6 +51,7 @@ class Checker {
   Type CheckCall(CallExpr& c);
   Type CheckDataBuiltin(CallExpr& c, BuiltinFn fn, const std::vector<Type>& args);
   bool CheckDataView(Expr& e, bool need_write, const std::string& what);
+  void CheckHostBufferView(Expr& e);
   Type CheckBinary(BinaryExpr& b);
   Type Unify(Type a, Type b, Expr& lhs, Expr& rhs, const std::string& op);
   void Coerce(Expr& e, Type target, const char* what);

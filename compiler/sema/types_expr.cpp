@@ -428,7 +428,37 @@ bool Checker::CheckDataView(Expr& e, bool need_write, const std::string& what) {
   return false;
 }
 
-// get_T(view, off) -> T, put_T(view, off, value), copy_bytes(dst, src) -> u32,
+// address_of's argument: a view of a host `buffers` parameter (`buf[i]`, `buf[i][a..b]`), whose
+// user address is the same for both engines. A shared view's address is the region's place in
+// the host's mapping, which the kernel engine's controller sees elsewhere; a literal lives there
+// too; a `bytes` variable or fn parameter may hold either, so only the written-out view counts.
+void Checker::CheckHostBufferView(Expr& e) {
+  if (e.type.IsError()) return;
+  const Expr* base = &e;
+  while (auto* s = base->As<SliceExpr>()) base = s->base.get();
+  const Type* buffers = nullptr;
+  if (auto* index = base->As<IndexExpr>()) {
+    if (auto* name = index->base->As<NameExpr>()) {
+      if (name->resolved.binding != nullptr) buffers = &name->resolved.binding->type;
+    }
+  }
+  if (buffers != nullptr && buffers->IsBuffers(Type::Mem::kHost)) return;
+  Diagnostic& d = diags_.Error(DiagKind::kTypeMismatch, e.range,
+                               "`address_of` takes a view of a `buffers` parameter (`buf[i]` or "
+                               "`buf[i][a..b]`), found `" + e.type.ToString() + "`");
+  if (buffers != nullptr && buffers->kind == Type::Kind::kBuffers) {
+    d.notes.push_back({e.range,
+                       "a view of `shared` or `provided` buffers is in the ring's parameter "
+                       "region, whose address differs between the kernel engine and the host"});
+  } else if (e.type.mem == Type::Mem::kConst) {
+    d.notes.push_back({e.range, "a byte-string literal has no address in the host's memory"});
+  } else if (e.type.kind == Type::Kind::kBytes) {
+    d.notes.push_back({e.range, "a `bytes` variable or parameter may hold any view, shared ones "
+                                "too: write the view of the `buffers` parameter out"});
+  }
+}
+
+// address_of(view) -> u64, get_T(view, off) -> T, put_T(view, off, value), copy_bytes(dst, src) -> u32,
 // equal_bytes(a, b) -> bool (docs/language.md, "Data in buffers").
 Type Checker::CheckDataBuiltin(CallExpr& c, BuiltinFn fn, const std::vector<Type>& args) {
   auto count = [&](size_t n, const std::string& sig) {
@@ -471,6 +501,10 @@ Type Checker::CheckDataBuiltin(CallExpr& c, BuiltinFn fn, const std::vector<Type
       CheckDataView(*c.args[0], false, "the first view of `equal_bytes`");
       CheckDataView(*c.args[1], false, "the second view of `equal_bytes`");
       return Type::Bool();
+    case BuiltinFn::kAddressOf:
+      if (!count(1, "address_of(b: bytes) -> u64")) return Type::Int(64, false);
+      CheckHostBufferView(*c.args[0]);
+      return Type::Int(64, false);
     case BuiltinFn::kCopyFromUser:
       if (!count(2, "copy_from_user(dst: shared bytes, addr: u64) -> i32")) return Type::Int(32, true);
       CheckDataView(*c.args[0], true, "the destination of `copy_from_user`");

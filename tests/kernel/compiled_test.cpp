@@ -74,6 +74,7 @@ URINGC_EMBEDDED(t_requests_bpf);
 URINGC_EMBEDDED(t_nop_parallel_bpf);
 URINGC_EMBEDDED(t_data_bpf);
 URINGC_EMBEDDED(t_copy_user_bpf);
+URINGC_EMBEDDED(t_address_of_bpf);
 URINGC_EMBEDDED(ex_nop_chain_other_abi_bpf);  // 7.1 in the 7.2 build, 7.2 in the 7.1 build
 
 namespace uringc_test {
@@ -133,7 +134,7 @@ INSTANTIATE_TEST_SUITE_P(
         Named{"stream_small_pool", &t_stream_small_pool_bpf_obj},
         Named{"stream_idle", &t_stream_idle_bpf_obj},
         Named{"accept_hub", &t_accept_hub_bpf_obj},
-        Named{"copy_user", &t_copy_user_bpf_obj},
+        Named{"copy_user", &t_copy_user_bpf_obj}, Named{"addresses", &t_address_of_bpf_obj},
         Named{"proxy", &ex_proxy_bpf_obj}),
     [](const auto& info) { return std::string(info.param.name); });
 
@@ -1566,6 +1567,23 @@ TEST_F(Compiled, CopyFromUserReadsTheHostsMemoryAtAnAddress) {
     for (int i = 16; i < 32; ++i) EXPECT_EQ(g[32 + i], 0) << "the failed copy wrote byte " << i;
   }
   munmap(hole, 4096);
+}
+
+// tests/compiled/address_of.uring: address_of gives the user address of a host buffer view,
+// the one the host set for the parameter plus the buffer's place and the slice's start.
+TEST_F(Compiled, AddressOfIsTheHostsAddressOfABufferView) {
+  HostBuffer buf(4 * 64);
+  Open(t_address_of_bpf_obj, "addresses", [&](Controller&) {
+    SetBuf("buf", buf);
+    SetU("tag", 3);
+  });
+  if (ready_) {
+    RunOutcome o = Run();
+    EXPECT_EQ(o.status, RunStatus::kDone) << o.controller_error;
+    EXPECT_EQ(static_cast<uint64_t>(Get("one")), buf.addr() + 64);
+    EXPECT_EQ(static_cast<uint64_t>(Get("two_at_8")), buf.addr() + 2 * 64 + 8);
+    EXPECT_EQ(static_cast<uint64_t>(Get("tag_at_16")), buf.addr() + 3 * 64 + 16);
+  }
 }
 
 TEST_F(Compiled, DeadlineFallsBackWhenThePrimaryDoesNotAnswer) {

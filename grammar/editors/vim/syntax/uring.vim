@@ -29,7 +29,7 @@ syn match uringDeclare "\<const\>"
 syn match uringQualifier "\<\%(shared\|provided\|const\)\ze\s\+\%(buffers\|bytes\)\>"
 
 syn match uringRequest "\<\%(nop\|read\|write\|recv\|send\|accept\|connect\|socket\|close\|fsync\|openat\|poll\|sleep\|cancel\|openat2\|bind\|listen\|shutdown\|statx\|splice\|uring_cmd\)\ze\s*("
-syn match uringBuiltin "\<\%(len\|min\|max\|copy_bytes\|equal_bytes\|copy_from_user\|\%(get\|put\)_\%([ui]8\|[ui]\%(16\|32\|64\)\%(le\|be\)\)\)\ze\s*("
+syn match uringBuiltin "\<\%(len\|min\|max\|copy_bytes\|equal_bytes\|copy_from_user\|address_of\|\%(get\|put\)_\%([ui]8\|[ui]\%(16\|32\|64\)\%(le\|be\)\)\)\ze\s*("
 
 syn match uringFuncName "\%(\<\%(fn\|graph\)\s\+\)\@<=\h\w*"
 
