@@ -18,8 +18,10 @@
 
 #include "uringc/diag/formatter.h"
 #include "driver/compile_command.h"
+#include "driver/compile_to_temp.h"
 #include "driver/driver.h"
 #include "driver/host_jit.h"
+#include "driver/ublk_compiled.h"
 #include "lsp/lsp_command.h"
 #include "interrupt.h"
 #include "run_args.h"
@@ -28,86 +30,6 @@
 
 namespace uringc::driver {
 namespace {
-
-struct RunCompiledCommand {
-  RunArgs run;       ///< with `object` set once FILE is compiled
-  std::string file;  ///< FILE: a `.uring` source or an object
-  CompileRequest request;
-  std::string target_kernel{kDefaultTargetKernel};
-  std::string stdlib;
-  std::optional<std::string> program;  ///< -e PROGRAM
-};
-
-bool EndsWith(const std::string& s, const std::string& e) {
-  return s.size() >= e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0;
-}
-
-// Compiles cmd.file into a new file in the private directory `dir` (made here); its path, or
-// nullopt after printing why not. The exit status is then in `status`. `texts` gets the sources
-// compiled, so a verifier report quotes them rather than the files read back.
-std::optional<std::string> CompileToTemp(const RunCompiledCommand& cmd, std::string& dir,
-                                         int& status, SourceTexts& texts,
-                                         std::unique_ptr<HostJit>& host) {
-  status = kExitUsage;
-  CompileRequest req = cmd.request;
-  req.file = cmd.program ? kProgramName : cmd.file;
-  req.program = cmd.program;
-  if (!cmd.run.vm && cmd.run.engine != EngineChoice::kKernel) req.target = CodeTarget::kHost;
-  std::string error;
-  // With --vm the program runs in the guests, so `auto` means their kernels, not this one.
-  const bool guests = cmd.run.vm && cmd.target_kernel == "auto";
-  const bool resolved = guests ? ResolveTargetKernelForSuites(cmd.run.suites, req.abi, error)
-                               : ResolveTargetKernel(cmd.target_kernel, req.abi, error);
-  if (!resolved) {
-    std::cerr << "uringc run: error: " << error << "\n";
-    return std::nullopt;
-  }
-  if (guests) {
-    std::cerr << "note: --target-kernel=auto with --vm: compiling for "
-              << KernelAbiVersion(req.abi) << ", the guests' ABI\n";
-  }
-  Compilation c;
-  c.options.stdlib_dir = cmd.stdlib.empty() ? DefaultStdlibDir() : cmd.stdlib;
-  std::string io_error;
-  auto obj = CompileFile(req, c, io_error);
-  if (!io_error.empty()) {
-    std::cerr << "uringc run: error: " << io_error << "\n";
-    return std::nullopt;
-  }
-  const std::vector<Diagnostic>& diagnostics = c.diagnostics.items();
-  if (cmd.run.diagnostics_format == DiagnosticsFormat::kJson && !diagnostics.empty()) {
-    std::cerr << FormatJson(diagnostics, c.sources);
-  } else if (cmd.run.diagnostics_format == DiagnosticsFormat::kText) {
-    for (const Diagnostic& d : diagnostics) std::cerr << FormatText(d, c.sources);
-  }
-  status = kExitErrors;
-  if (!obj) return std::nullopt;
-  const std::string& graph = BackendOf(c)->graph->name;
-  if (req.target == CodeTarget::kHost) {
-    std::string error;
-    host = HostJit::Link(*obj, graph, error);
-    if (host == nullptr) {
-      std::cerr << "uringc run: error: cannot link the host engine's code: " << error << "\n";
-      return std::nullopt;
-    }
-    *obj = BackendOf(c)->bpf_object;
-  }
-  auto made = MakeTempDir("uringc-run");
-  if (!made) {
-    std::cerr << "uringc run: error: " << made.error().message << "\n";
-    return std::nullopt;
-  }
-  dir = *made;
-  const std::string path = dir + "/" + graph + ".bpf.o";
-  auto written = WriteNewFile(path, *obj);
-  if (!written) {
-    std::cerr << "uringc run: error: cannot write the compiled object: "
-              << written.error().message << "\n";
-    return std::nullopt;
-  }
-  for (const SourceFile& f : c.sources.files()) texts.emplace_back(f.name(), f.text());
-  return path;
-}
 
 int RunCompiled(const RunCompiledCommand& cmd) {
   const std::vector<std::string> files =
@@ -122,7 +44,7 @@ int RunCompiled(const RunCompiledCommand& cmd) {
   // A program from standard input or -e is source text, like a `.uring` file.
   if (EndsWith(cmd.file, ".uring") || cmd.file == "-" || cmd.program) {
     int status = kExitOk;
-    auto object = CompileToTemp(cmd, dir, status, texts, host);
+    auto object = CompileToTemp(cmd, "uringc run", dir, status, texts, host);
     if (!object) {
       if (!dir.empty()) RemoveTemp(dir);
       return status;
@@ -172,6 +94,8 @@ int BackendMain(int argc, char** argv, bool test_switches) {
                  [test_switches](CLI::App& cmd) { return DeclareCompile(cmd, test_switches); }});
   AddSubcommand({"run", "compile FILE.uring in memory (or take a .bpf.o) and run it",
                  DeclareRunCompiled});
+  AddSubcommand({"ublk", "serve a ublk block device with a compiled target (add, del)",
+                 DeclareUblk});
   // The language server needs only the front end; it is registered here, in the executable's
   // main, because uringc_lsp is built on uringc_driver and the table there cannot name it.
   AddSubcommand(lsp::LspSubcommand());

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <optional>
 
 namespace uringc::ublk {
 
@@ -21,6 +22,10 @@ static_assert(UBLK_U_IO_FETCH_REQ == kFetchReq);
 static_assert(UBLK_U_IO_COMMIT_AND_FETCH_REQ == kCommitAndFetchReq);
 static_assert(UBLK_IO_RES_ABORT == kIoResAbort);
 static_assert(sizeof(ublksrv_ctrl_cmd) <= 80, "must fit an SQE128's command area");
+
+// The user_data of a control command and of the cancel that gives one up.
+constexpr uint64_t kCommandTag = 1;
+constexpr uint64_t kCancelTag = 2;
 
 Error ErrnoError(DiagKind kind, int err, const std::string& what) {
   return MakeError(kind, err, what + ": " + std::strerror(err > 0 ? err : -err));
@@ -112,7 +117,7 @@ Result<std::unique_ptr<Control>> Control::Open(const std::string& path) {
 Control::~Control() = default;
 
 Result<int> Control::Command(const char* what, uint32_t op, int dev_id, uint64_t addr,
-                             uint16_t len, uint64_t data) {
+                             uint16_t len, uint64_t data, const std::function<bool()>& give_up) {
   io_uring_sqe* sqe = io_uring_get_sqe(&impl_->ring);
   if (sqe == nullptr) {
     return MakeError(DiagKind::kInternalError, EBUSY, "ublk control ring full");
@@ -121,6 +126,7 @@ Result<int> Control::Command(const char* what, uint32_t op, int dev_id, uint64_t
   sqe->opcode = IORING_OP_URING_CMD;
   sqe->fd = impl_->fd;
   sqe->cmd_op = op;
+  sqe->user_data = kCommandTag;
   ublksrv_ctrl_cmd cmd{};
   cmd.dev_id = static_cast<uint32_t>(dev_id);
   cmd.queue_id = static_cast<uint16_t>(-1);
@@ -133,23 +139,56 @@ Result<int> Control::Command(const char* what, uint32_t op, int dev_id, uint64_t
     return ErrnoError(DiagKind::kUblkCommandFailed, ret < 0 ? ret : -EIO,
                       std::string("cannot submit ublk's ") + what + " command");
   }
-  io_uring_cqe* cqe = nullptr;
-  do {
-    ret = io_uring_wait_cqe(&impl_->ring, &cqe);
-  } while (ret == -EINTR);
-  if (ret < 0) {
-    return ErrnoError(DiagKind::kUblkCommandFailed, ret,
-                      std::string("waiting for ublk's ") + what + " command");
-  }
-  int res = cqe->res;
-  io_uring_cqe_seen(&impl_->ring, cqe);
-  if (res < 0) {
+  auto res = WaitCommand(what, give_up);
+  if (!res.ok()) return res.error();
+  if (*res < 0) {
     std::string device = dev_id >= 0 ? " of device " + std::to_string(dev_id) : "";
-    return MakeError(DiagKind::kUblkCommandFailed, res,
+    return MakeError(DiagKind::kUblkCommandFailed, *res,
                      std::string("the ublk driver refused ") + what + device + ": " +
-                         std::strerror(-res) + Advice(res));
+                         std::strerror(-*res) + Advice(*res));
   }
-  return res;
+  return *res;
+}
+
+// The command's result. The driver runs control commands on an io-wq worker, so a signal to
+// this thread cannot end one that waits (START_DEV waits for every tag's FETCH): with `give_up`,
+// it is polled every 50 ms and, once true, the command is cancelled, which interrupts the worker.
+Result<int> Control::WaitCommand(const char* what, const std::function<bool()>& give_up) {
+  bool cancelled = false;
+  int pending_cancel = 0;
+  std::optional<int> result;
+  while (!result || pending_cancel > 0) {
+    io_uring_cqe* cqe = nullptr;
+    __kernel_timespec poll{0, 50 * 1000 * 1000};
+    int ret = give_up ? io_uring_wait_cqe_timeout(&impl_->ring, &cqe, &poll)
+                      : io_uring_wait_cqe(&impl_->ring, &cqe);
+    if (ret == -EINTR) continue;
+    if (ret == -ETIME) {
+      if (cancelled || !give_up()) continue;
+      io_uring_sqe* sqe = io_uring_get_sqe(&impl_->ring);
+      if (sqe == nullptr) continue;
+      std::memset(sqe, 0, 2 * sizeof(*sqe));
+      io_uring_prep_cancel64(sqe, kCommandTag, 0);
+      sqe->user_data = kCancelTag;
+      if (io_uring_submit(&impl_->ring) == 1) {
+        cancelled = true;
+        pending_cancel = 1;
+      }
+      continue;
+    }
+    if (ret < 0) {
+      return ErrnoError(DiagKind::kUblkCommandFailed, ret,
+                        std::string("waiting for ublk's ") + what + " command");
+    }
+    if (cqe->user_data == kCommandTag) result = cqe->res;
+    if (cqe->user_data == kCancelTag) pending_cancel = 0;
+    io_uring_cqe_seen(&impl_->ring, cqe);
+  }
+  if (cancelled && *result < 0) {
+    return MakeError(DiagKind::kUblkCommandFailed, ECANCELED,
+                     std::string("ublk's ") + what + " command was given up");
+  }
+  return *result;
 }
 
 Result<uint64_t> Control::Features() {
@@ -181,6 +220,7 @@ Result<DeviceInfo> Control::Add(const DeviceOptions& options) {
   params.basic.io_min_shift = 9;
   params.basic.max_sectors = options.max_io_bytes >> 9;
   params.basic.dev_sectors = options.size_bytes >> 9;
+  if (options.volatile_cache) params.basic.attrs = UBLK_ATTR_VOLATILE_CACHE;
   auto set = Command("SET_PARAMS", UBLK_U_CMD_SET_PARAMS, out.dev_id,
                      reinterpret_cast<uint64_t>(&params), sizeof(params), 0);
   if (!set.ok()) {
@@ -190,9 +230,10 @@ Result<DeviceInfo> Control::Add(const DeviceOptions& options) {
   return out;
 }
 
-Result<void> Control::Start(int dev_id, pid_t server_pid) {
+Result<void> Control::Start(int dev_id, pid_t server_pid,
+                            const std::function<bool()>& give_up) {
   URINGC_TRY(Command("START_DEV", UBLK_U_CMD_START_DEV, dev_id, 0, 0,
-                     static_cast<uint64_t>(server_pid)));
+                     static_cast<uint64_t>(server_pid), give_up));
   return {};
 }
 

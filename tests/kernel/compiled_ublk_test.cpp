@@ -37,16 +37,7 @@ TEST(CompiledUblk, NullTargetServesBlockIo) {
         return uringc::Controller::OpenMemory(ex_ublk_null_bpf_obj.begin,
                                               ex_ublk_null_bpf_obj.size(), o);
       },
-      [](uringc::Controller& c, const uringc_test::UblkQueue& q) -> std::string {
-        for (auto set : {c.SetInt("ublkc", q.mapping.char_fd()),
-                         c.SetUint("queue", q.mapping.queue()),
-                         c.SetUint("descs", q.mapping.descs_address()),
-                         c.SetUint("bufs", reinterpret_cast<uint64_t>(q.bufs)),
-                         c.SetUint("buf_bytes", q.device.max_io_bytes)}) {
-          if (!set.ok()) return set.error().message;
-        }
-        return "";
-      },
+      nullptr,  // ublkc, queue, descs and buf are the server's standard parameters
       [host](uringc::Controller& c, const uringc::RunOutcome& o) {
         EXPECT_GE(Out(c, "writes"), 16);  // 1 MiB in requests of at most 64 KiB
         EXPECT_GE(Out(c, "reads"), 16);

@@ -51,16 +51,12 @@ TEST(Ublk, NullTargetServesBlockIoFromTheController) {
         return uringc::Controller::OpenMemory(ublk_null_bpf_object_obj.begin,
                                               ublk_null_bpf_object_obj.size());
       },
-      [](uringc::Controller& c, const uringc_test::UblkQueue& q) -> std::string {
-        for (auto set : {c.SetInt("ublkc", q.mapping.char_fd()),
-                         c.SetUint("queue", q.mapping.queue()),
-                         c.SetUint("depth", q.device.depth),
-                         c.SetUint("descs", q.mapping.descs_address()),
-                         c.SetUint("bufs", reinterpret_cast<uint64_t>(q.bufs)),
-                         c.SetUint("buf_bytes", q.device.max_io_bytes)}) {
-          if (!set.ok()) return set.error().message;
-        }
-        return "";
+      // ublkc, queue and descs are the standard parameters the server sets; this target takes
+      // its buffers as an address and a size rather than a `buf` buffers parameter.
+      [](uringc::Controller& c, const ublk::QueueContext& q) -> uringc::Result<void> {
+        URINGC_TRY(c.SetUint("depth", q.device->depth));
+        URINGC_TRY(c.SetUint("bufs", reinterpret_cast<uint64_t>(q.bufs)));
+        return c.SetUint("buf_bytes", q.device->max_io_bytes);
       },
       [](uringc::Controller& c, const uringc::RunOutcome& o) {
         EXPECT_EQ(Counter(c, "aborted"), 8);

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -42,6 +43,10 @@ struct DeviceOptions {
   uint32_t max_io_bytes = 512 << 10;
   /// -1: the driver picks the number N of /dev/ublkbN.
   int dev_id = -1;
+  /// Whether the device says it has a volatile write cache, so the block layer sends FLUSH
+  /// requests (op 2) when a file system or an fsync of the device needs data durable: a target
+  /// over files answers them with an fsync, one that keeps nothing answers 0.
+  bool volatile_cache = true;
 };
 
 /// Whether the driver can take `options` (kBadParameter saying what is wrong); Control::Add
@@ -75,8 +80,9 @@ class Control {
   /// ADD_DEV then SET_PARAMS (a plain disk of options.size_bytes, 512-byte sectors).
   Result<DeviceInfo> Add(const DeviceOptions& options);
   /// START_DEV: blocks until every tag of every queue has a FETCH pending, then the block device
-  /// appears. `server_pid` is the process serving the queues.
-  Result<void> Start(int dev_id, pid_t server_pid);
+  /// appears. `server_pid` is the process serving the queues. `give_up`, when set, is asked
+  /// every 50 ms while it waits; once it says true the command is cancelled (ECANCELED).
+  Result<void> Start(int dev_id, pid_t server_pid, const std::function<bool()>& give_up = {});
   /// STOP_DEV: removes the block device; pending FETCHes complete with kIoResAbort.
   Result<void> Stop(int dev_id);
   /// DEL_DEV: forgets the device; blocks until its character device is closed by everyone.
@@ -87,7 +93,8 @@ class Control {
  private:
   Control() = default;
   Result<int> Command(const char* what, uint32_t op, int dev_id, uint64_t addr, uint16_t len,
-                      uint64_t data);
+                      uint64_t data, const std::function<bool()>& give_up = {});
+  Result<int> WaitCommand(const char* what, const std::function<bool()>& give_up);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
