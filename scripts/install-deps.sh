@@ -39,6 +39,8 @@ packages=(
   clang
   # VM tests (zstd and bpftool read the BTF of a kernel Debian ships without its config)
   qemu-system-x86 busybox-static cpio gzip zstd
+  # the ublk tests' block I/O in the guest (fio --verify; packed with its libraries)
+  fio
   # tools users expect next to the compiler
   graphviz
   # the benchmark's charts (scripts/bench.py)

@@ -104,6 +104,10 @@ int UblkAddCommand(const UblkAddArgs& args, const std::string& program,
   const ublk::DeviceInfo& dev = (*server)->device();
   std::printf("%s\n", dev.block_path().c_str());
   std::fflush(stdout);
+  if (dev.queues < args.queues) {
+    std::fprintf(stderr, "%s: note: the driver made %u of the %u queues asked for (one per CPU at "
+                 "most)\n", program.c_str(), dev.queues, args.queues);
+  }
   std::fprintf(stderr,
                "%s: serving %s (%u queue%s of %u tags, requests up to %u KiB, %s engine); "
                "Ctrl-C or SIGTERM stops it\n",

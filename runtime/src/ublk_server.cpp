@@ -101,16 +101,9 @@ Result<std::unique_ptr<Server>> Server::Start(Control& control, ServerOptions op
   s->control_ = &control;
   s->signal_ = options.interrupt_signal ? options.interrupt_signal : SIGRTMIN;
   PrepareInterruptSignal(s->signal_);
-  for (uint16_t q = 0; q < options.device.queues; ++q) {
-    auto queue = std::make_unique<Queue>();
-    queue->index = q;
-    queue->mode = options.ring_mode;
-    auto c = options.open(q);
-    if (!c.ok()) return c.error();
-    queue->controller = std::move(*c);
-    s->queues_.push_back(std::move(queue));
-  }
-  // A target with tag buffers decides the largest request.
+  // Queue 0's controller first: a target with tag buffers decides the largest request.
+  auto opened = s->OpenQueue(options, 0);
+  if (!opened.ok()) return opened.error();
   Controller& first = *s->queues_[0]->controller;
   for (const BufferParam& b : first.buffer_params()) {
     if (b.name != kBufParam) continue;
@@ -122,7 +115,9 @@ Result<std::unique_ptr<Server>> Server::Start(Control& control, ServerOptions op
   if (!added.ok()) return added.error();
   s->device_ = *added;
   s->stopped_ = false;
-  if (auto started = s->StartQueues(options); !started.ok()) {
+  // The driver gives at most one queue per CPU.
+  for (uint16_t q = 1; q < s->device_.queues && opened.ok(); ++q) opened = s->OpenQueue(options, q);
+  if (auto started = opened.ok() ? s->StartQueues(options) : opened; !started.ok()) {
     s->stopping_ = true;
     s->JoinQueues(std::chrono::milliseconds(0));
     for (auto& q : s->queues_) {
@@ -135,6 +130,17 @@ Result<std::unique_ptr<Server>> Server::Start(Control& control, ServerOptions op
     return started.error();
   }
   return s;
+}
+
+Result<void> Server::OpenQueue(const ServerOptions& options, uint16_t index) {
+  auto queue = std::make_unique<Queue>();
+  queue->index = index;
+  queue->mode = options.ring_mode;
+  auto c = options.open(index);
+  if (!c.ok()) return c.error();
+  queue->controller = std::move(*c);
+  queues_.push_back(std::move(queue));
+  return {};
 }
 
 Result<void> Server::StartQueues(ServerOptions& options) {

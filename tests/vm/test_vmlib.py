@@ -72,6 +72,17 @@ class GuestFilesTest(unittest.TestCase):
             with self.assertRaises(vmlib.VmError):
                 vmlib.copy_files(root, [("/nonexistent", "/data/x")])
 
+    def test_an_executable_brings_its_libraries(self):
+        import os
+        import tempfile
+        with tempfile.TemporaryDirectory() as root:
+            vmlib.copy_files(root, [("/usr/bin/python3", "/bin/tool")])
+            self.assertTrue(os.access(os.path.join(root, "bin/tool"), os.X_OK))
+            libs = vmlib.shared_libraries("/usr/bin/python3")
+            self.assertTrue(libs)
+            for lib in libs:
+                self.assertTrue(os.path.isfile(os.path.join(root, lib.lstrip("/"))), lib)
+
     def test_names_that_are_not_utf8_keep_their_bytes(self):
         # `uringc run --vm` writes a byte that is not UTF-8 as the surrogate escape \udcXX.
         import json

@@ -250,8 +250,27 @@ def build_initramfs(tests, out_path, guest_timeout, modules=()):
         shutil.rmtree(root)
 
 
+def is_executable_elf(path):
+    with open(path, "rb") as f:
+        return f.read(4) == b"\x7fELF" and os.access(path, os.X_OK)
+
+
+def copy_binary(root, binary, dest):
+    """Copies an executable to dest without its debug information (a tool a test runs in the
+    guest, like uringc or fio), and the shared libraries it needs to their own paths."""
+    if subprocess.run(["strip", "--strip-debug", "-o", dest, binary],
+                      stderr=subprocess.DEVNULL).returncode != 0:
+        shutil.copy2(binary, dest)  # no binutils: the whole file
+    for lib in shared_libraries(binary):
+        lib_dest = os.path.join(root, lib.lstrip("/"))
+        if not os.path.exists(lib_dest):
+            os.makedirs(os.path.dirname(lib_dest), exist_ok=True)
+            shutil.copy2(os.path.realpath(lib), lib_dest)
+
+
 def copy_files(root, files):
-    """Copies (host path, guest path) pairs into the initramfs tree at root."""
+    """Copies (host path, guest path) pairs into the initramfs tree at root; an executable
+    brings its shared libraries."""
     for host, guest in files:
         if not os.path.isabs(guest) or ".." in guest.split("/"):
             raise VmError(f"guest path {guest} must be absolute and stay inside the guest")
@@ -259,7 +278,10 @@ def copy_files(root, files):
             raise VmError(f"file {host} for the guest does not exist")
         dest = os.path.join(root, guest.lstrip("/"))
         os.makedirs(os.path.dirname(dest), exist_ok=True)
-        shutil.copy2(host, dest)
+        if is_executable_elf(host):
+            copy_binary(root, host, dest)
+        else:
+            shutil.copy2(host, dest)
 
 
 def use_kvm():

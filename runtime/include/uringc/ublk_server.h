@@ -49,6 +49,7 @@ struct QueueContext {
 };
 
 struct ServerOptions {
+  /// The driver gives at most one queue per CPU: device().queues says how many it made.
   DeviceOptions device;
   /// Opens queue `queue`'s controller, not loaded yet (called once per queue, in queue order,
   /// on the thread that calls Server::Start).
@@ -93,6 +94,7 @@ class Server {
  private:
   struct Queue;
   Server() = default;
+  Result<void> OpenQueue(const ServerOptions& options, uint16_t index);
   Result<void> StartQueues(ServerOptions& options);
   void Serve(Queue& q);
   /// Joins every queue's thread; runs still going after `grace` are interrupted.
