@@ -133,13 +133,7 @@ int UblkAddCommand(const UblkAddArgs& args, const std::string& program,
 int UblkDelCommand(int dev_id, const std::string& program) {
   auto control = ublk::Control::Open();
   if (!control) return Fail(program, control.error());
-  uint16_t state = 0;
-  auto info = (*control)->Info(dev_id, &state);
-  if (!info) return Fail(program, info.error());
-  if (state != 0) {  // live or quiesced: remove the block device first
-    if (auto stopped = (*control)->Stop(dev_id); !stopped) return Fail(program, stopped.error());
-  }
-  if (auto deleted = (*control)->Delete(dev_id); !deleted) return Fail(program, deleted.error());
+  if (auto removed = (*control)->Remove(dev_id); !removed) return Fail(program, removed.error());
   std::fprintf(stderr, "%s: deleted ublk device %d\n", program.c_str(), dev_id);
   return kExitOk;
 }

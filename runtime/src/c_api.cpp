@@ -10,36 +10,38 @@
 #include "uringc/engine.h"
 #include "uringc/ring.h"
 #include "uringc/uringc.h"
+#include "c_api_internal.h"
+
+namespace uringc::c_api {
+
+// The error an escaping exception stands for.
+Error FromException(std::exception_ptr e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::bad_alloc&) {
+    return MakeError(DiagKind::kOutOfMemory, ENOMEM, "out of memory");
+  } catch (const std::exception& x) {
+    return MakeError(DiagKind::kInternalError, EIO,
+                             std::string("internal error: ") + x.what());
+  } catch (...) {
+    return MakeError(DiagKind::kInternalError, EIO, "internal error");
+  }
+}
+
+}  // namespace uringc::c_api
 
 struct uringc_ring {
   std::unique_ptr<uringc::Ring> ring;
 };
 
-struct uringc_ctl {
-  std::unique_ptr<uringc::Controller> ctl;
-  std::string last_error;
-  std::string_view last_kind;  // a name of diag/kinds.def, "" with no error
-  std::string engine_reason = "kernel: a BPF object";
-};
 
 namespace {
 
 thread_local std::string last_error;
 thread_local std::string_view last_kind;
 
-// Copies the caller's options (of their compiled size) into a zeroed struct of ours.
-template <typename T>
-bool ReadOpts(const T* in, T* out) {
-  *out = T{};
-  if (!in) return true;
-  if (in->sz < sizeof(size_t)) return false;
-  const size_t n = in->sz < sizeof(T) ? in->sz : sizeof(T);
-  // Fields this library does not know must be zero.
-  for (size_t i = sizeof(T); i < in->sz; ++i)
-    if (reinterpret_cast<const char*>(in)[i] != 0) return false;
-  memcpy(out, in, n);
-  return true;
-}
+using uringc::c_api::FromException;
+using uringc::c_api::ReadOpts;
 
 int Fail(uringc_ctl* ctl, const uringc::Error& e) {
   if (ctl) {
@@ -47,20 +49,6 @@ int Fail(uringc_ctl* ctl, const uringc::Error& e) {
     ctl->last_kind = uringc::DiagKindName(e.kind);
   }
   return e.code;
-}
-
-// The error an escaping exception stands for.
-uringc::Error FromException(std::exception_ptr e) {
-  try {
-    std::rethrow_exception(e);
-  } catch (const std::bad_alloc&) {
-    return uringc::MakeError(uringc::DiagKind::kOutOfMemory, ENOMEM, "out of memory");
-  } catch (const std::exception& x) {
-    return uringc::MakeError(uringc::DiagKind::kInternalError, EIO,
-                             std::string("internal error: ") + x.what());
-  } catch (...) {
-    return uringc::MakeError(uringc::DiagKind::kInternalError, EIO, "internal error");
-  }
 }
 
 // In the catch of a function-try-block: the exception becomes its errno and the last error.
@@ -78,14 +66,7 @@ int Caught(uringc_ctl* ctl) {
 // The same for constructors: NULL with errno and uringc_last_error() set.
 template <typename T>
 T* CaughtNew() {
-  const uringc::Error e = FromException(std::current_exception());
-  last_kind = uringc::DiagKindName(e.kind);
-  try {
-    last_error = e.message;
-  } catch (...) {
-    last_error.clear();
-  }
-  errno = -e.code;
+  uringc::c_api::SetConstructorError(FromException(std::current_exception()));
   return nullptr;
 }
 
@@ -100,6 +81,16 @@ int Check(uringc_ctl* ctl, const uringc::Result<T>& r) {
 }
 
 }  // namespace
+
+void uringc::c_api::SetConstructorError(const uringc::Error& e) {
+  last_kind = uringc::DiagKindName(e.kind);
+  try {
+    last_error = e.message;
+  } catch (...) {
+    last_error.clear();
+  }
+  errno = -e.code;
+}
 
 extern "C" {
 
@@ -187,7 +178,11 @@ static uringc_ctl* OpenCommon(const uringc_ctl_open_opts* opts, const char* path
     errno = -r.error().code;
     return nullptr;
   }
-  return new uringc_ctl{std::move(*r), "", {}, decision.why};
+  auto* ctl = new uringc_ctl;
+  ctl->owned = std::move(*r);
+  ctl->ctl = ctl->owned.get();
+  ctl->engine_reason = decision.why;
+  return ctl;
 } catch (...) {
   return CaughtNew<uringc_ctl>();
 }

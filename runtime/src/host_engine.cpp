@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <mutex>
 #include <cerrno>
 #include <cstring>
 
@@ -174,6 +176,27 @@ int HostEngine::Enter(const RingHandle& ring) {
 
 namespace {
 
+// RegisterReadableMemory's table: [begin, end) pairs, 0 when free. Lookups take no lock (the
+// host engine's copy_from_user is on every request's path); a slot is written end last and
+// cleared begin first, so a reader never sees a range larger than the registered one.
+struct ReadableRange {
+  std::atomic<uintptr_t> begin{0};
+  std::atomic<uintptr_t> end{0};
+};
+ReadableRange readable[256];
+std::mutex readable_writers;
+
+bool IsRegisteredReadable(const void* src, uint32_t size) {
+  const uintptr_t from = reinterpret_cast<uintptr_t>(src);
+  for (const ReadableRange& r : readable) {
+    const uintptr_t begin = r.begin.load(std::memory_order_acquire);
+    if (begin == 0 || from < begin) continue;
+    const uintptr_t end = r.end.load(std::memory_order_acquire);
+    if (from <= end && size <= end - from) return true;
+  }
+  return false;
+}
+
 // A pipe of this thread's, for CopyThroughPipe; closed when the thread ends.
 struct CopyPipe {
   int fd[2] = {-1, -1};
@@ -209,6 +232,31 @@ bool CopyThroughPipe(void* dst, uint32_t size, const void* src) {
 }
 
 }  // namespace
+
+namespace uringc {
+
+bool RegisterReadableMemory(const void* addr, size_t size) {
+  std::lock_guard<std::mutex> lock(readable_writers);
+  for (ReadableRange& r : readable) {
+    if (r.begin.load() != 0) continue;
+    r.end.store(0);
+    r.begin.store(reinterpret_cast<uintptr_t>(addr));
+    r.end.store(reinterpret_cast<uintptr_t>(addr) + size, std::memory_order_release);
+    return true;
+  }
+  return false;
+}
+
+void UnregisterReadableMemory(const void* addr) {
+  std::lock_guard<std::mutex> lock(readable_writers);
+  for (ReadableRange& r : readable) {
+    if (r.begin.load() != reinterpret_cast<uintptr_t>(addr)) continue;
+    r.begin.store(0, std::memory_order_release);
+    r.end.store(0);
+  }
+}
+
+}  // namespace uringc
 
 extern "C" {
 
@@ -255,9 +303,14 @@ int uringc_host_copy_from_user_str(void* dst, uint32_t dst_size, const void* src
 // bpf_copy_from_user's contract: all `size` bytes and 0, or -EFAULT with dst zeroed. Read with
 // process_vm_readv as above; memory that refuses it (a driver's VM_IO|VM_PFNMAP mapping, such as
 // ublk's descriptor array: process_vm_readv pins pages, and those have none to pin) goes through
-// CopyThroughPipe, which reads with the kernel's copy_from_user as the BPF helper does.
+// CopyThroughPipe, which reads with the kernel's copy_from_user as the BPF helper does. Memory
+// the runtime registered as readable (RegisterReadableMemory) is read directly.
 long uringc_host_copy_from_user(void* dst, uint32_t size, const void* src) {
   if (size == 0) return 0;
+  if (IsRegisteredReadable(src, size)) {
+    memcpy(dst, src, size);
+    return 0;
+  }
   iovec local{dst, size};
   iovec remote{const_cast<void*>(src), size};
   if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == static_cast<ssize_t>(size) ||

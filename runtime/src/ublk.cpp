@@ -13,6 +13,8 @@
 #include <cstring>
 #include <optional>
 
+#include "uringc/host_engine.h"
+
 namespace uringc::ublk {
 
 namespace {
@@ -247,6 +249,13 @@ Result<void> Control::Delete(int dev_id) {
   return {};
 }
 
+Result<void> Control::Remove(int dev_id) {
+  uint16_t state = 0;
+  URINGC_TRY(Info(dev_id, &state));
+  if (state != UBLK_S_DEV_DEAD) URINGC_TRY(Stop(dev_id));
+  return Delete(dev_id);
+}
+
 Result<DeviceInfo> Control::Info(int dev_id, uint16_t* state) {
   ublksrv_ctrl_dev_info info{};
   URINGC_TRY(Command("GET_DEV_INFO", UBLK_U_CMD_GET_DEV_INFO, dev_id,
@@ -286,10 +295,14 @@ Result<std::unique_ptr<QueueMapping>> QueueMapping::Open(const DeviceInfo& devic
                           " of " + path);
   }
   q->descs_ = descs;
+  // The host engine reads the descriptors without a system call (the mapping has no pages
+  // process_vm_readv could pin).
+  q->registered_ = RegisterReadableMemory(descs, q->descs_bytes_);
   return q;
 }
 
 QueueMapping::~QueueMapping() {
+  if (registered_) UnregisterReadableMemory(descs_);
   if (descs_ != nullptr) munmap(descs_, descs_bytes_);
   if (fd_ >= 0) close(fd_);
 }

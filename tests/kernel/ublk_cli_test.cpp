@@ -217,3 +217,49 @@ TEST(UblkCli, ATargetThatNeverFetchesFailsToStartAndLeavesNoDevice) {
 }
 
 }  // namespace
+
+namespace {
+
+// fio's read IOPS from its terse output (field 8 of the `--minimal` line).
+double ReadIops(const std::string& terse) {
+  std::stringstream line(terse.substr(0, terse.find('\n')));
+  std::string field;
+  for (int i = 0; i < 8 && std::getline(line, field, ';'); ++i) {
+  }
+  return std::atof(field.c_str());
+}
+
+// The measurement of issue 16 (docs/ublk.md, "Numbers"): fio 4 KiB random reads on the null
+// target, one queue, at depth 1 and 64, on the kernel engine and the host engine, in one boot.
+// URINGC_UBLK_BENCH_SECONDS sets each run's length (scripts/bench_ublk.py: 10); without it, a
+// 1-second smoke run that proves the path. It prints; it asserts nothing about speed.
+TEST(UblkBench, NullTargetRandomReadIops) {
+  URINGC_UBLK_CLI_PREAMBLE();
+  if (uringc_test::OnHostEngine()) GTEST_SKIP() << "runs both engines in the kernel-engine run";
+  const std::string seconds = uringc_test::EnvOr("URINGC_UBLK_BENCH_SECONDS", "1");
+  for (int depth : {1, 64}) {
+    double iops[2] = {0, 0};
+    for (int e = 0; e < 2; ++e) {
+      const char* engine = e == 0 ? "kernel" : "host";
+      ServerProcess server({"add", uringc_test::Target("null"), "--size", "1G", "--depth",
+                            std::to_string(std::max(depth, 1)), "--engine", engine});
+      ASSERT_TRUE(server.started()) << server.log();
+      const std::string out = "/tmp/fio-" + std::string(engine) + ".terse";
+      const int status = RunTool({"/bin/busybox", "sh", "-c",
+                                  uringc_test::Fio() + " --name=rr --filename=" + server.device() +
+                                      " --ioengine=io_uring --direct=1 --rw=randread --bs=4k"
+                                      " --iodepth=" + std::to_string(depth) +
+                                      " --time_based --runtime=" + seconds +
+                                      " --ramp_time=0 --minimal > " + out});
+      EXPECT_EQ(status, 0);
+      iops[e] = ReadIops(FileBytes(out, 0, 1 << 16));
+      EXPECT_GT(iops[e], 0) << FileBytes(out, 0, 4096);
+      EXPECT_EQ(server.Stop(SIGINT), 0) << server.log();
+    }
+    std::printf("ublk-bench null randread 4k depth=%d seconds=%s kernel_iops=%.0f "
+                "host_iops=%.0f ratio=%.2f\n",
+                depth, seconds.c_str(), iops[0], iops[1], iops[1] > 0 ? iops[0] / iops[1] : 0.0);
+  }
+}
+
+}  // namespace

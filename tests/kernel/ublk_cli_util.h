@@ -136,12 +136,15 @@ inline int RunTool(const std::vector<std::string>& argv) {
   return code;
 }
 
-/// `uringc ublk ARGS... --engine E` as a child process (E from URINGC_TEST_ENGINE).
+/// `uringc ublk ARGS... --engine E` as a child process (E from URINGC_TEST_ENGINE unless ARGS
+/// name one).
 class ServerProcess {
  public:
   explicit ServerProcess(std::vector<std::string> args) {
     args.insert(args.begin(), {Uringc(), "ublk"});
-    args.insert(args.end(), {"--engine", OnHostEngine() ? "host" : "kernel"});
+    if (std::find(args.begin(), args.end(), "--engine") == args.end()) {
+      args.insert(args.end(), {"--engine", OnHostEngine() ? "host" : "kernel"});
+    }
     int out[2];
     if (pipe2(out, O_CLOEXEC) != 0) return;
     log_path_ = "/tmp/ublk-server-" + std::to_string(getpid()) + "-" +

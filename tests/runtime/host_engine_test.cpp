@@ -231,6 +231,15 @@ TEST(HostCalls, RegionsAreBoundedByTheirSize) {
   EXPECT_EQ(uringc_host_get_region(&ctx.abi, 3, 0), nullptr);  // no such region
 }
 
+// A page of zeroes whose next page is unmapped (nullptr when mmap fails); munmap one page.
+char* PageBeforeAHole() {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  void* two = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (two == MAP_FAILED) return nullptr;
+  munmap(static_cast<char*>(two) + page, page);
+  return static_cast<char*>(two);
+}
+
 TEST(HostCalls, CopyFromUserStrTruncatesAndFailsLikeTheKfunc) {
   char dst[8];
   EXPECT_EQ(uringc_host_copy_from_user_str(dst, sizeof(dst), "abc", 0), 4);
@@ -239,10 +248,8 @@ TEST(HostCalls, CopyFromUserStrTruncatesAndFailsLikeTheKfunc) {
   EXPECT_STREQ(dst, "abcdefg");
   // A string that ends just before an unmapped page is read; one that runs into it is -EFAULT.
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  auto* two = static_cast<char*>(
-      mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
-  ASSERT_NE(two, MAP_FAILED);
-  ASSERT_EQ(munmap(two + page, page), 0);
+  char* two = PageBeforeAHole();
+  ASSERT_NE(two, nullptr);
   memcpy(two + page - 3, "hi", 3);
   EXPECT_EQ(uringc_host_copy_from_user_str(dst, sizeof(dst), two + page - 3, 0), 3);
   EXPECT_STREQ(dst, "hi");
@@ -251,6 +258,30 @@ TEST(HostCalls, CopyFromUserStrTruncatesAndFailsLikeTheKfunc) {
   EXPECT_EQ(dst[0], 0);
   EXPECT_EQ(uringc_host_copy_from_user_str(dst, sizeof(dst), nullptr, 0), -EFAULT);
   munmap(two, page);
+}
+
+// Registered memory is read with memcpy, only inside its range: a copy that runs past it takes
+// the checked path and fails on the unmapped page after it rather than faulting.
+TEST(HostCalls, CopyFromUserReadsRegisteredMemoryOnlyInsideIt) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  char* two = PageBeforeAHole();
+  ASSERT_NE(two, nullptr);
+  memcpy(two + page - 8, "ABCDEFGH", 8);
+  ASSERT_TRUE(uringc::RegisterReadableMemory(two, page));
+  char dst[16];
+  EXPECT_EQ(uringc_host_copy_from_user(dst, 8, two + page - 8), 0);
+  EXPECT_EQ(std::string(dst, 8), "ABCDEFGH");
+  EXPECT_EQ(uringc_host_copy_from_user(dst, 16, two + page - 8), -EFAULT);
+  uringc::UnregisterReadableMemory(two);
+  EXPECT_EQ(uringc_host_copy_from_user(dst, 8, two + page - 8), 0);  // the system calls' way
+  munmap(two, page);
+  std::vector<char> bytes(300);
+  int registered = 0;
+  for (char& b : bytes) registered += uringc::RegisterReadableMemory(&b, 1);
+  EXPECT_EQ(registered, 256);  // the table's size; the rest go the system calls' way
+  for (char& b : bytes) uringc::UnregisterReadableMemory(&b);
+  EXPECT_TRUE(uringc::RegisterReadableMemory(bytes.data(), 1));
+  uringc::UnregisterReadableMemory(bytes.data());
 }
 
 TEST(Engine, ParsesTheChoicesAndTakesAnExplicitOneAsAsked) {

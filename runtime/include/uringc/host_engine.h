@@ -33,6 +33,13 @@ struct HostCtx {
   uint64_t region_size[3] = {};
 };
 
+/// Memory the runtime mapped itself and keeps readable while it is registered (a ublk queue's
+/// descriptor array, which only the kernel's copy_from_user can read: it has no pages to pin):
+/// the host engine's copy_from_user reads inside it with memcpy, without a system call.
+/// Unregister before unmapping. At most 256 ranges; false when the table is full.
+bool RegisterReadableMemory(const void* addr, size_t size);
+void UnregisterReadableMemory(const void* addr);
+
 class HostEngine {
  public:
   /// Checks the descriptor (ABI version, sections inside the state) and copies its state.

@@ -87,6 +87,8 @@ class Control {
   Result<void> Stop(int dev_id);
   /// DEL_DEV: forgets the device; blocks until its character device is closed by everyone.
   Result<void> Delete(int dev_id);
+  /// STOP_DEV when the device is live, then DEL_DEV: removes a device a killed server left.
+  Result<void> Remove(int dev_id);
   /// GET_DEV_INFO of an existing device (its state: 0 dead, 1 live, 2 quiesced).
   Result<DeviceInfo> Info(int dev_id, uint16_t* state = nullptr);
 
@@ -119,6 +121,7 @@ class QueueMapping {
   void* descs_ = nullptr;
   size_t descs_bytes_ = 0;
   uint16_t queue_ = 0;
+  bool registered_ = false;  ///< with RegisterReadableMemory
 };
 
 }  // namespace uringc::ublk

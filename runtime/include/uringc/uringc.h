@@ -154,6 +154,41 @@ const char *uringc_ctl__last_error_kind(const struct uringc_ctl *ctl);
 const char *uringc_last_error_kind(void);
 void uringc_ctl__destroy(struct uringc_ctl *ctl);
 
+/* A ublk block device served by one controller per queue (uringc/ublk_server.h, docs/ublk.md;
+ * Linux 6.0+ with ublk_drv, root). The server sets each target's standard parameters (ublkc,
+ * queue, descs, and buf: `buffers[DEPTH] of SIZE`, whose SIZE is then the largest request). */
+struct uringc_ublk;
+/* Opens queue `queue`'s controller, not loaded (uringc_ctl__open_*): the server takes it over
+ * (uringc_ublk__ctl gives it back to read outputs). NULL fails the start. */
+typedef struct uringc_ctl *(*uringc_ublk_open_fn)(uint16_t queue, void *arg);
+/* Sets the target's own parameters (after the standard ones): 0 or -errno. */
+typedef int (*uringc_ublk_configure_fn)(struct uringc_ctl *ctl, uint16_t queue, void *arg);
+struct uringc_ublk_opts {
+	size_t sz;
+	uint64_t size_bytes;       /* the device's size, a multiple of 512 */
+	uint16_t queues;           /* 0: 1; the driver gives one per CPU at most */
+	uint16_t depth;            /* tags per queue; 0: 64 */
+	uint32_t max_io_bytes;     /* 0: 512 KiB; a target's `buf` decides it */
+	uringc_ublk_open_fn open;  /* required */
+	uringc_ublk_configure_fn configure; /* may be NULL */
+	void *arg;                 /* passed to both */
+};
+/* Adds the device, serves each queue on its own thread, starts it: /dev/ublkb<dev_id> exists
+ * when this returns. NULL with errno and uringc_last_error() on failure (no device is left). */
+struct uringc_ublk *uringc_ublk__start(const struct uringc_ublk_opts *opts);
+int uringc_ublk__dev_id(const struct uringc_ublk *ublk);
+uint16_t uringc_ublk__queues(const struct uringc_ublk *ublk);
+/* STOP_DEV, waits for every queue's run to end, DEL_DEV: 0 or -errno (uringc_ublk__last_error). */
+int uringc_ublk__stop(struct uringc_ublk *ublk);
+/* Queue `queue`'s controller, to read outputs after the stop; NULL when its run ended while the
+ * device was live (its requests then failed). */
+struct uringc_ctl *uringc_ublk__ctl(struct uringc_ublk *ublk, uint16_t queue);
+const char *uringc_ublk__last_error(const struct uringc_ublk *ublk);
+/* Stops the device first when that was not done. */
+void uringc_ublk__destroy(struct uringc_ublk *ublk);
+/* Stops (when live) and deletes device dev_id, one a killed server left: 0 or -errno. */
+int uringc_ublk__delete(int dev_id);
+
 #ifdef __cplusplus
 }
 #endif
