@@ -216,6 +216,25 @@ class CompileCli(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn(b"Repeat", p.stdout)
 
+    def test_ublk_add_checks_its_command_line_and_target_before_the_driver(self):
+        null = os.path.join(ROOT, "examples", "ublk", "null.uring")
+        for args in (["--size", "1000"], ["--size", "1G", "--depth", "0"], ["--size", "1G",
+                     "--queues", "5000"], []):
+            p = run("ublk", "add", null, *args)
+            self.assertEqual(p.returncode, 2, (args, p.stderr))
+        # A target without `const DEPTH`: --depth has nothing to set (located in <define>).
+        p = run("ublk", "add", os.path.join(ROOT, "examples", "nop_chain.uring"), "--size", "1M")
+        self.assertEqual(p.returncode, 1)
+        self.assertIn(b"<define>:1:7: error:", p.stderr)
+        self.assertIn(b"[UndefinedName]", p.stderr)
+        self.assertEqual(run("ublk", "del", "-1").returncode, 2)
+        if not os.path.exists("/dev/ublk-control"):  # here: the driver's absence, in words
+            for argv in (["add", null, "--size", "1M", "--engine", "host"], ["del", "0"]):
+                p = run("ublk", *argv)
+                self.assertEqual(p.returncode, 1, p.stderr)
+                self.assertIn(b"modprobe ublk_drv", p.stderr)
+                self.assertIn(b"[UblkUnavailable]", p.stderr)
+
     def test_usage_and_source_errors(self):
         two = self.source("graph a() { nop() }\ngraph b() { nop() }\n", "two.uring")
         p = run("compile", two, "-o", self.out("x.o"))
