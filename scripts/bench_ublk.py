@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The ublk benchmark (issue 16, docs/ublk.md "Numbers"): fio 4 KiB random reads through a ublk
 device served by examples/ublk/null.uring, one queue, at depth 1 and 64, on the kernel engine
-and on the host engine, in one boot per kernel.
+and on the host engine, and the hand-written C controller (tests/controllers/ublk_null.bpf.c) as
+the reference for compiled code, in one boot per kernel.
 
 It runs the test UblkBench.NullTargetRandomReadIops (tests/kernel/ublk_cli_test.cpp) of the
 built uringc_ublk_cli_tests in the VM with URINGC_UBLK_BENCH_SECONDS=--seconds, --rounds times
@@ -21,7 +22,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LINE = re.compile(r"ublk-bench null randread 4k depth=(\d+) seconds=\S+ kernel_iops=(\d+) "
-                  r"host_iops=(\d+)")
+                  r"host_iops=(\d+) c_iops=(\d+)")
 
 
 def main():
@@ -48,19 +49,20 @@ def main():
                                    str(timeout)], stdout=subprocess.PIPE, text=True)
             runs = {}
             for m in LINE.finditer(proc.stdout):
-                runs.setdefault(int(m.group(1)), []).append((int(m.group(2)), int(m.group(3))))
+                runs.setdefault(int(m.group(1)), []).append(
+                    (int(m.group(2)), int(m.group(3)), int(m.group(4))))
             if proc.returncode != 0 or not runs:
                 sys.stdout.write(proc.stdout[-4000:])
                 sys.exit(f"{suite}: the benchmark failed")
             kernel = re.search(r"\[(\S+)\]", proc.stdout).group(1)
             print(f"\n{kernel}\n")
-            print("| depth | kernel engine IOPS | host engine IOPS | kernel / host | ratio per round |")
-            print("|---|---|---|---|---|")
+            print("| depth | kernel engine IOPS | host engine IOPS | kernel / host | ratio per "
+                  "round | hand-written C controller IOPS |")
+            print("|---|---|---|---|---|---|")
             for depth in sorted(runs):
-                k = statistics.median(r[0] for r in runs[depth])
-                h = statistics.median(r[1] for r in runs[depth])
+                k, h, c = (statistics.median(r[i] for r in runs[depth]) for i in range(3))
                 each = " ".join(f"{r[0] / r[1]:.2f}" for r in runs[depth])
-                print(f"| {depth} | {k:,.0f} | {h:,.0f} | {k / h:.2f}x | {each} |")
+                print(f"| {depth} | {k:,.0f} | {h:,.0f} | {k / h:.2f}x | {each} | {c:,.0f} |")
 
 
 if __name__ == "__main__":

@@ -27,6 +27,9 @@
 #include "kernel_test_util.h"
 #include "ublk_cli_util.h"
 #include "ublk_server.h"
+#include "uringc/ublk_server.h"
+
+URINGC_EMBEDDED(ublk_null_bpf_object);
 
 namespace {
 
@@ -229,10 +232,53 @@ double ReadIops(const std::string& terse) {
   return std::atof(field.c_str());
 }
 
+// fio's 4 KiB random-read IOPS on `device` at `depth` for `seconds` (0 when fio failed).
+double FioRandReadIops(const std::string& device, int depth, const std::string& seconds) {
+  const std::string out = "/tmp/fio.terse";
+  const int status = RunTool({"/bin/busybox", "sh", "-c",
+                              uringc_test::Fio() + " --name=rr --filename=" + device +
+                                  " --ioengine=io_uring --direct=1 --rw=randread --bs=4k"
+                                  " --iodepth=" + std::to_string(depth) +
+                                  " --time_based --runtime=" + seconds + " --minimal > " + out});
+  EXPECT_EQ(status, 0);
+  const double iops = ReadIops(FileBytes(out, 0, 1 << 16));
+  EXPECT_GT(iops, 0) << FileBytes(out, 0, 4096);
+  return iops;
+}
+
+// The hand-written C null controller (tests/controllers/ublk_null.bpf.c, at most 64 tags) served
+// by ublk::Server in this process: the reference for what compiled code costs.
+double HandWrittenIops(int depth, const std::string& seconds) {
+  auto control = uringc::ublk::Control::Open();
+  EXPECT_TRUE(control.ok());
+  if (!control.ok()) return 0;
+  uringc::ublk::ServerOptions o;
+  o.device.size_bytes = 1 << 30;
+  o.device.depth = static_cast<uint16_t>(depth);
+  o.device.max_io_bytes = 64 << 10;  // as null.uring's MAX_IO
+  o.ring_mode = uringc::RingMode::kTail;
+  o.open = [](uint16_t) {
+    return uringc::Controller::OpenMemory(ublk_null_bpf_object_obj.begin,
+                                          ublk_null_bpf_object_obj.size());
+  };
+  o.configure = [](uringc::Controller& c, const uringc::ublk::QueueContext& q) -> uringc::Result<void> {
+    URINGC_TRY(c.SetUint("depth", q.device->depth));
+    URINGC_TRY(c.SetUint("bufs", reinterpret_cast<uint64_t>(q.bufs)));
+    return c.SetUint("buf_bytes", q.device->max_io_bytes);
+  };
+  auto server = uringc::ublk::Server::Start(**control, o);
+  EXPECT_TRUE(server.ok()) << server.error().message;
+  if (!server.ok()) return 0;
+  const double iops = FioRandReadIops((*server)->device().block_path(), depth, seconds);
+  EXPECT_TRUE((*server)->Stop().ok());
+  return iops;
+}
+
 // The measurement of issue 16 (docs/ublk.md, "Numbers"): fio 4 KiB random reads on the null
-// target, one queue, at depth 1 and 64, on the kernel engine and the host engine, in one boot.
-// URINGC_UBLK_BENCH_SECONDS sets each run's length (scripts/bench_ublk.py: 10); without it, a
-// 1-second smoke run that proves the path. It prints; it asserts nothing about speed.
+// target, one queue, at depth 1 and 64: null.uring on the kernel engine and on the host engine,
+// and the hand-written C controller, in one boot. URINGC_UBLK_BENCH_SECONDS sets each run's
+// length (scripts/bench_ublk.py: 10); without it, a 1-second smoke run that proves the path. It
+// prints; it asserts nothing about speed.
 TEST(UblkBench, NullTargetRandomReadIops) {
   URINGC_UBLK_CLI_PREAMBLE();
   if (uringc_test::OnHostEngine()) GTEST_SKIP() << "runs both engines in the kernel-engine run";
@@ -242,23 +288,15 @@ TEST(UblkBench, NullTargetRandomReadIops) {
     for (int e = 0; e < 2; ++e) {
       const char* engine = e == 0 ? "kernel" : "host";
       ServerProcess server({"add", uringc_test::Target("null"), "--size", "1G", "--depth",
-                            std::to_string(std::max(depth, 1)), "--engine", engine});
+                            std::to_string(depth), "--engine", engine});
       ASSERT_TRUE(server.started()) << server.log();
-      const std::string out = "/tmp/fio-" + std::string(engine) + ".terse";
-      const int status = RunTool({"/bin/busybox", "sh", "-c",
-                                  uringc_test::Fio() + " --name=rr --filename=" + server.device() +
-                                      " --ioengine=io_uring --direct=1 --rw=randread --bs=4k"
-                                      " --iodepth=" + std::to_string(depth) +
-                                      " --time_based --runtime=" + seconds +
-                                      " --ramp_time=0 --minimal > " + out});
-      EXPECT_EQ(status, 0);
-      iops[e] = ReadIops(FileBytes(out, 0, 1 << 16));
-      EXPECT_GT(iops[e], 0) << FileBytes(out, 0, 4096);
+      iops[e] = FioRandReadIops(server.device(), depth, seconds);
       EXPECT_EQ(server.Stop(SIGINT), 0) << server.log();
     }
+    const double c = HandWrittenIops(depth, seconds);
     std::printf("ublk-bench null randread 4k depth=%d seconds=%s kernel_iops=%.0f "
-                "host_iops=%.0f ratio=%.2f\n",
-                depth, seconds.c_str(), iops[0], iops[1], iops[1] > 0 ? iops[0] / iops[1] : 0.0);
+                "host_iops=%.0f c_iops=%.0f ratio=%.2f\n",
+                depth, seconds.c_str(), iops[0], iops[1], c, iops[1] > 0 ? iops[0] / iops[1] : 0.0);
   }
 }
 
