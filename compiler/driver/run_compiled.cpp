@@ -60,21 +60,6 @@ int RunCompiled(const RunCompiledCommand& cmd) {
   return status;
 }
 
-// From the temporary object's creation until the run starts, a signal removes it and ends the
-// command with 130 (RunParsedCommand takes over from there, and hands this back).
-int RunCompiledGuarded(const RunCompiledCommand& cmd) {
-  SignalScope scope;
-  ExitOnSignal();
-  try {
-    return RunCompiled(cmd);
-  } catch (const std::bad_alloc&) {
-    std::cerr << "uringc run: error: out of memory\n";
-  } catch (const std::exception& e) {
-    std::cerr << "uringc run: internal error: " << e.what() << "\n";
-  }
-  return kExitErrors;
-}
-
 }  // namespace
 
 Runner DeclareRunCompiled(CLI::App& cmd) {
@@ -86,7 +71,9 @@ Runner DeclareRunCompiled(CLI::App& cmd) {
   cmd.add_option("FILE", s->file,
                  "a .uring file (compiled in memory; - for standard input) or a .bpf.o object");
   cmd.footer("Exit status: 0 done, 1 failed (or FILE has errors), 2 usage error, 130 interrupted.");
-  return [s](Io&) { return RunCompiledGuarded(*s); };
+  // From the temporary object's creation until the run starts, a signal removes it and ends the
+  // command with 130 (RunParsedCommand takes over from there, and hands this back).
+  return [s](Io&) { return RunGuarded("uringc run", [&] { return RunCompiled(*s); }); };
 }
 
 int BackendMain(int argc, char** argv, bool test_switches) {

@@ -2,15 +2,13 @@
 // compiled in memory with `-D DEPTH=<--depth>`, so its `parallel tag in 0..DEPTH` lanes and its
 // `buf: buffers[DEPTH] of SIZE` match the device's tags, for the kernel engine and, unless
 // --engine=kernel, for the host engine too; runtime/cli/ublk_command.h serves it.
-#include <exception>
 #include <iostream>
 #include <memory>
-#include <new>
 
 #include "driver/compile_command.h"
 #include "driver/compile_to_temp.h"
 #include "driver/ublk_compiled.h"
-#include "interrupt.h"
+#include "run_command.h"
 #include "temp_files.h"
 #include "ublk_command.h"
 #include "uringc/numbers.h"
@@ -56,40 +54,20 @@ int Add(UblkCommand& cmd) {
   return status;
 }
 
-int Run(UblkCommand& cmd, Io& io) {
-  SignalScope scope;
-  try {
-    if (cmd.add_cmd->parsed()) {
-      ExitOnSignal();  // until the device may exist: the compiled object is removed
-      return Add(cmd);
-    }
-    if (cmd.del_cmd->parsed()) return UblkDelCommand(cmd.del_id, "uringc ublk del");
-    io.err << "uringc ublk: error: say `add` or `del` (see `uringc ublk --help`)\n";
-    return kExitUsage;
-  } catch (const std::bad_alloc&) {
-    io.err << "uringc ublk: error: out of memory\n";
-  } catch (const std::exception& e) {
-    io.err << "uringc ublk: internal error: " << e.what() << "\n";
-  }
-  return kExitErrors;
+// `add` until the device may exist, like `del`: a signal removes the compiled object and ends
+// the command with 130 (UblkAddCommand then takes the signals over).
+int Run(UblkCommand& cmd) {
+  const std::string del = "uringc ublk del";
+  if (cmd.del_cmd->parsed()) return RunGuarded(del, [&] { return UblkDelCommand(cmd.del_id, del); });
+  return RunGuarded("uringc ublk add", [&] { return Add(cmd); });  // require_subcommand(1)
 }
 
 void DeclareAdd(CLI::App& add, UblkCommand& s) {
   add.add_option("TARGET", s.compile.file, "the target: a .uring file (docs/ublk.md)")->required();
-  add.add_option_function<std::vector<std::string>>(
-         "--arg",
-         [&s](const std::vector<std::string>& texts) {
-           for (const std::string& text : texts) {
-             auto a = ParseRunArg(text);
-             if (!a) throw CLI::ValidationError(a.error().message);
-             s.add.args.push_back(*a);
-           }
-         },
-         "set one of the target's own parameters, as `uringc run --arg` does (repeatable;\n"
-         "each queue's controller opens its own files); ublkc, queue, descs and buf are set\n"
-         "by the server")
-      ->type_name("NAME=VALUE")
-      ->allow_extra_args(false);
+  AddArgOption(add, s.add.args,
+               "set one of the target's own parameters, as `uringc run --arg` does (repeatable;\n"
+               "each queue's controller opens its own files); ublkc, queue, descs and buf are set\n"
+               "by the server");
   add.add_option("--size", s.size, "the device's size in bytes (512-byte multiple; 1G, 64M)")
       ->type_name("SIZE")
       ->required();
@@ -124,7 +102,7 @@ Runner DeclareUblk(CLI::App& cmd) {
   s->del_cmd = cmd.add_subcommand("del", "stop and delete ublk device N (/dev/ublkbN)");
   s->del_cmd->add_option("N", s->del_id, "the device's number")->required()->check(
       CLI::NonNegativeNumber);
-  return [s](Io& io) { return Run(*s, io); };
+  return [s](Io&) { return Run(*s); };
 }
 
 }  // namespace uringc::driver

@@ -1,11 +1,11 @@
 // Data in the parameter region: shared buffers, byte-string literals, and the builtins that read
-// and write their bytes (get_T, put_T, copy_bytes, equal_bytes, copy_from_user). A view is a (user address,
-// length) pair like any other; its bytes are reached through the controller's own mapping of the
-// region (`mem_`, from bpf_io_uring_get_region) at `address - uringc_mem_addr`. Every access
-// checks that offset against the region's size in the register it then uses (behind an empty
-// inline-asm barrier, as TaskTable::CheckedIndex does): that is what the verifier needs, and it
-// never fails for a view the program could build, since rgir has already raised EFAULT for an
-// offset outside the view (build_expr.cpp, DataBuiltin).
+// and write their bytes (get_T, put_T, copy_bytes, equal_bytes, copy_from_user). A view is a
+// (user address, length) pair like any other; its bytes are reached through the controller's own
+// mapping of the region (`mem_`, from bpf_io_uring_get_region) at `address - uringc_mem_addr`.
+// Every access checks that offset against the region's size in the register it then uses (behind
+// an empty inline-asm barrier, as TaskTable::CheckedIndex does): that is what the verifier needs,
+// and it never fails for a view the program could build, since rgir has already raised EFAULT for
+// an offset outside the view (build_expr.cpp, DataBuiltin).
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>

@@ -44,7 +44,8 @@ const RequestSignature& Request(RequestKind kind);
 const RequestSignature* FindRequest(std::string_view name);
 
 /// Builtin functions that are not requests (computed inside the controller): len, min, max;
-/// address_of(view) -> u64 (the user address of a view of a host `buffers` parameter); get_<T>(view, off) and put_<T>(view, off, value) for the integer types T (`u8`, `i8`, and
+/// address_of(view) -> u64 (the user address of a view of a host `buffers` parameter);
+/// get_<T>(view, off) and put_<T>(view, off, value) for the integer types T (`u8`, `i8`, and
 /// `u16le`, `i32be`, ... for the wider ones); copy_bytes(dst, src) -> u32; equal_bytes(a, b);
 /// copy_from_user(dst, addr) -> i32 (the host's memory at a user address into a shared view).
 /// Those from kGet on read or write a view's bytes (build_expr.cpp's HasEffects relies on it).

@@ -53,24 +53,29 @@ void DeclareRunCommand(CLI::App& app, RunArgs& out) {
 
 }  // namespace
 
-void AddRunOptions(CLI::App& app, RunArgs& out) {
+void AddArgOption(CLI::App& app, std::vector<RunArg>& args, const std::string& description) {
   app.add_option_function<std::vector<std::string>>(
          "--arg",
-         [&out](const std::vector<std::string>& texts) {
+         [&args](const std::vector<std::string>& texts) {
            for (const std::string& text : texts) {
              auto a = ParseRunArg(text);
              if (!a) throw CLI::ValidationError(a.error().message);
-             out.args.push_back(*a);
+             args.push_back(*a);
            }
          },
-         "set a global or `struct.member` (repeatable); VALUE is an integer, true/false, an\n"
-         "enumerator, PATH:r|w|rw|create (opens PATH, passes the fd), a socket\n"
-         "tcp-listen:HOST:PORT, tcp-connect:HOST:PORT, unix-listen:PATH or unix-connect:PATH\n"
-         "(passes its fd; a listener's address is printed on stderr), tcp-addr:HOST:PORT or\n"
-         "unix-addr:PATH (the struct sockaddr, into a buffers parameter) or buffer[:SIZE]\n"
-         "(allocates; unset buffers parameters get their declared size)")
+         description)
       ->type_name("NAME=VALUE")
       ->allow_extra_args(false);
+}
+
+void AddRunOptions(CLI::App& app, RunArgs& out) {
+  AddArgOption(app, out.args,
+               "set a global or `struct.member` (repeatable); VALUE is an integer, true/false, an\n"
+               "enumerator, PATH:r|w|rw|create (opens PATH, passes the fd), a socket\n"
+               "tcp-listen:HOST:PORT, tcp-connect:HOST:PORT, unix-listen:PATH or unix-connect:PATH\n"
+               "(passes its fd; a listener's address is printed on stderr), tcp-addr:HOST:PORT or\n"
+               "unix-addr:PATH (the struct sockaddr, into a buffers parameter) or buffer[:SIZE]\n"
+               "(allocates; unset buffers parameters get their declared size)");
   app.add_option("--ops", out.ops_map,
                  "the io_uring_bpf_ops variable to use (several in one object)")
       ->type_name("NAME");

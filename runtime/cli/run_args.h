@@ -53,6 +53,9 @@ struct RunArgs {
   bool help = false;
 };
 
+/// Declares --arg NAME=VALUE (repeatable; ParseRunArg's syntax) into `args`.
+void AddArgOption(CLI::App& app, std::vector<RunArg>& args, const std::string& description);
+
 /// Declares the run command's options on `app`, storing into `out`: all but the object, which
 /// `uringc-run` takes as OBJECT and `uringc run` as a FILE it may compile first.
 void AddRunOptions(CLI::App& app, RunArgs& out);

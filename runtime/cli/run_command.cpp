@@ -37,6 +37,16 @@
 #include "uringc/ring.h"
 
 namespace uringc {
+
+void PrintCommandError(const std::string& program, const Error& e) {
+  std::string text = EscapeForTerminal(e.message);
+  const size_t eol = std::min(text.find('\n'), text.size());
+  text = program + ": error: " + text.substr(0, eol) + " [" + std::string(DiagKindName(e.kind)) +
+         "]" + text.substr(eol);
+  if (text.back() != '\n') text += '\n';
+  std::fputs(text.c_str(), stderr);
+}
+
 namespace {
 
 volatile sig_atomic_t stop_requested = 0;
@@ -89,12 +99,7 @@ void ReportError(const std::string& program, const RunArgs& args, const Error& e
     std::fputs(FormatJson({DiagnosticOf(e)}, SourceManager()).c_str(), stderr);
     return;
   }
-  std::string text = EscapeForTerminal(e.message);
-  const size_t eol = std::min(text.find('\n'), text.size());
-  text = program + ": error: " + text.substr(0, eol) + " [" + std::string(DiagKindName(e.kind)) +
-         "]" + text.substr(eol);
-  if (text.back() != '\n') text += '\n';
-  std::fputs(text.c_str(), stderr);
+  PrintCommandError(program, e);
 }
 
 void PrintStats(const RunOutcome& out) {
@@ -317,17 +322,9 @@ int RunCommand(const RunArgs& args, const std::string& program, const SourceText
   ro.sq_entries = args.sq_entries;
   ro.cq_entries = args.cq_entries;
   ro.mem_region_size = args.mem_region;
+  ro.mode = args.ring_mode;
   // auto: a controller that advances the SQ tail itself gets a ring with one.
-  ro.mode = args.ring_mode == RingMode::kAuto && !(*ctl)->HandlesRewindRings() ? RingMode::kTail
-                                                                               : args.ring_mode;
-  // Compiled .uring controllers declare the parameter region they need (timespecs live there).
-  if ((*ctl)->globals().Has("uringc_mem_min")) {
-    auto need = (*ctl)->GetInt("uringc_mem_min");
-    if (need && static_cast<size_t>(*need) > ro.mem_region_size) {
-      ro.mem_region_size = static_cast<size_t>(*need);
-    }
-  }
-  auto ring = Ring::Create(ro);
+  auto ring = Ring::Create((*ctl)->FitRingOptions(ro));
   if (!ring) {
     ReportError(program, args, ring.error());
     return kExitErrors;
@@ -402,26 +399,24 @@ int RunCommand(const RunArgs& args, const std::string& program, const SourceText
   return total.status == RunStatus::kDone ? kExitOk : kExitErrors;
 }
 
-// Runs `command` as the run command runs everything: until the controller runs, a signal removes
-// what the command made and ends it with 130; no exception escapes.
-int Guarded(const std::string& program, const std::function<int()>& command) {
+}  // namespace
+
+int RunGuarded(const std::string& program, const std::function<int()>& command) {
   SignalScope scope;
   ExitOnSignal();
   try {
     return command();
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "%s: out of memory\n", program.c_str());
+    std::fprintf(stderr, "%s: error: out of memory\n", program.c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: internal error: %s\n", program.c_str(), e.what());
   }
   return kExitErrors;
 }
 
-}  // namespace
-
 int RunCommandMain(int argc, char** argv) {
   const std::string program = argc > 0 ? Basename(argv[0]) : "uringc-run";
-  return Guarded(program, [&] {
+  return RunGuarded(program, [&] {
     auto parsed = ParseRunArgs(argc, argv);
     if (!parsed) {
       std::fprintf(stderr, "%s: error: %s [%s]\nsee `%s --help`\n", program.c_str(),
@@ -438,7 +433,7 @@ int RunCommandMain(int argc, char** argv) {
 }
 
 int RunParsedCommand(const RunArgs& args, const std::string& program, const SourceTexts& texts) {
-  return Guarded(program, [&] { return RunCommand(args, program, texts); });
+  return RunGuarded(program, [&] { return RunCommand(args, program, texts); });
 }
 
 }  // namespace uringc

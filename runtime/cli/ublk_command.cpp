@@ -14,8 +14,8 @@
 #include "apply_args.h"
 #include "diag/exit_status.h"
 #include "interrupt.h"
+#include "run_command.h"
 #include "uringc/controller.h"
-#include "uringc/diag/formatter.h"
 #include "uringc/error_diagnostic.h"
 #include "uringc/ublk_server.h"
 
@@ -26,10 +26,7 @@ volatile sig_atomic_t stop_requested = 0;
 void OnStop(int) { stop_requested = 1; }
 
 int Fail(const std::string& program, const Error& e) {
-  std::string text = EscapeForTerminal(e.message);
-  const size_t eol = std::min(text.find('\n'), text.size());
-  std::fprintf(stderr, "%s: error: %s [%s]%s\n", program.c_str(), text.substr(0, eol).c_str(),
-               std::string(DiagKindName(e.kind)).c_str(), text.substr(eol).c_str());
+  PrintCommandError(program, e);
   return kExitErrors;
 }
 

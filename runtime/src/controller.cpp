@@ -477,6 +477,18 @@ bool Controller::HandlesRewindRings() const {
   return !globals_.Has("uringc_sq_tail_off") || globals_.Has(kSqRewindGlobal);
 }
 
+RingOptions Controller::FitRingOptions(RingOptions base) {
+  if (base.mode == RingMode::kAuto && !HandlesRewindRings()) base.mode = RingMode::kTail;
+  // Compiled .uring controllers declare the parameter region they need (timespecs live there).
+  if (globals_.Has("uringc_mem_min")) {
+    auto need = GetInt("uringc_mem_min");
+    if (need && static_cast<size_t>(*need) > base.mem_region_size) {
+      base.mem_region_size = static_cast<size_t>(*need);
+    }
+  }
+  return base;
+}
+
 Result<void> Controller::CheckRingFits(const Ring& ring) {
   // Compiled .uring controllers declare what they need of the ring; without these checks a
   // too-small parameter region fails the run with EFAULT, and a ring with more SQ entries than

@@ -156,10 +156,10 @@ Result<int> Control::Command(const char* what, uint32_t op, int dev_id, uint64_t
 // this thread cannot end one that waits (START_DEV waits for every tag's FETCH): with `give_up`,
 // it is polled every 50 ms and, once true, the command is cancelled, which interrupts the worker.
 Result<int> Control::WaitCommand(const char* what, const std::function<bool()>& give_up) {
-  bool cancelled = false;
-  int pending_cancel = 0;
+  bool cancelled = false;        // a cancel was submitted...
+  bool cancel_answered = false;  // ...and its own completion reaped
   std::optional<int> result;
-  while (!result || pending_cancel > 0) {
+  while (!result || (cancelled && !cancel_answered)) {
     io_uring_cqe* cqe = nullptr;
     __kernel_timespec poll{0, 50 * 1000 * 1000};
     int ret = give_up ? io_uring_wait_cqe_timeout(&impl_->ring, &cqe, &poll)
@@ -172,10 +172,7 @@ Result<int> Control::WaitCommand(const char* what, const std::function<bool()>& 
       std::memset(sqe, 0, 2 * sizeof(*sqe));
       io_uring_prep_cancel64(sqe, kCommandTag, 0);
       sqe->user_data = kCancelTag;
-      if (io_uring_submit(&impl_->ring) == 1) {
-        cancelled = true;
-        pending_cancel = 1;
-      }
+      cancelled = io_uring_submit(&impl_->ring) == 1;
       continue;
     }
     if (ret < 0) {
@@ -183,7 +180,7 @@ Result<int> Control::WaitCommand(const char* what, const std::function<bool()>& 
                         std::string("waiting for ublk's ") + what + " command");
     }
     if (cqe->user_data == kCommandTag) result = cqe->res;
-    if (cqe->user_data == kCancelTag) pending_cancel = 0;
+    if (cqe->user_data == kCancelTag) cancel_answered = true;
     io_uring_cqe_seen(&impl_->ring, cqe);
   }
   if (cancelled && *result < 0) {

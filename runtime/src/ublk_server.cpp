@@ -59,37 +59,41 @@ std::string OutcomeText(const Result<RunOutcome>& out) {
   return text;
 }
 
+// The target's `buf` parameter (its tags' buffers), or nullptr.
+const BufferParam* FindBufParam(const Controller& c) {
+  for (const BufferParam& b : c.buffer_params()) {
+    if (b.name == kBufParam) return &b;
+  }
+  return nullptr;
+}
+
 // The standard parameters a target declares (see the header), set when it has them.
 Result<void> SetStandardParams(Controller& c, const QueueContext& q) {
   const GlobalTable& g = c.globals();
   if (g.Has(kCharFdParam)) URINGC_TRY(c.SetInt(kCharFdParam, q.mapping->char_fd()));
   if (g.Has(kQueueParam)) URINGC_TRY(c.SetUint(kQueueParam, q.queue));
   if (g.Has(kDescsParam)) URINGC_TRY(c.SetUint(kDescsParam, q.mapping->descs_address()));
-  for (const BufferParam& b : c.buffer_params()) {
-    if (b.name != kBufParam) continue;
-    URINGC_TRY(c.SetBuffer(kBufParam, q.bufs,
-                           size_t{q.device->depth} * q.device->max_io_bytes));
-  }
-  return {};
+  if (FindBufParam(c) == nullptr) return {};
+  return c.SetBuffer(kBufParam, q.bufs, size_t{q.device->depth} * q.device->max_io_bytes);
 }
 
 }  // namespace
 
 Result<uint32_t> TargetTagBufferBytes(Controller& target, uint16_t depth) {
-  for (const BufferParam& b : target.buffer_params()) {
-    if (b.name != kBufParam) continue;
-    if (depth == 0 || b.bytes % depth != 0 || b.bytes / depth > UINT32_MAX) {
-      return MakeError(DiagKind::kBadParameter, EINVAL,
-                       "the target's `buf` has " + std::to_string(b.bytes) +
-                           " bytes, which are not " + std::to_string(depth) +
-                           " tag buffers: declare it `buf: buffers[DEPTH] of SIZE` with the "
-                           "device's depth");
-    }
-    return static_cast<uint32_t>(b.bytes / depth);
+  const BufferParam* b = FindBufParam(target);
+  if (b == nullptr) {
+    return MakeError(DiagKind::kBadParameter, EINVAL,
+                     "the target has no `buf` parameter: a ublk target declares its tags' "
+                     "buffers as `buf: buffers[DEPTH] of SIZE` (docs/ublk.md)");
   }
-  return MakeError(DiagKind::kBadParameter, EINVAL,
-                   "the target has no `buf` parameter: a ublk target declares its tags' buffers "
-                   "as `buf: buffers[DEPTH] of SIZE` (docs/ublk.md)");
+  if (depth == 0 || b->bytes % depth != 0 || b->bytes / depth > UINT32_MAX) {
+    return MakeError(DiagKind::kBadParameter, EINVAL,
+                     "the target's `buf` has " + std::to_string(b->bytes) +
+                         " bytes, which are not " + std::to_string(depth) +
+                         " tag buffers: declare it `buf: buffers[DEPTH] of SIZE` with the "
+                         "device's depth");
+  }
+  return static_cast<uint32_t>(b->bytes / depth);
 }
 
 Result<std::unique_ptr<Server>> Server::Start(Control& control, ServerOptions options) {
@@ -105,8 +109,7 @@ Result<std::unique_ptr<Server>> Server::Start(Control& control, ServerOptions op
   auto opened = s->OpenQueue(options, 0);
   if (!opened.ok()) return opened.error();
   Controller& first = *s->queues_[0]->controller;
-  for (const BufferParam& b : first.buffer_params()) {
-    if (b.name != kBufParam) continue;
+  if (FindBufParam(first) != nullptr) {
     auto bytes = TargetTagBufferBytes(first, options.device.depth);
     if (!bytes.ok()) return bytes.error();
     options.device.max_io_bytes = *bytes;
@@ -195,12 +198,8 @@ void Server::Serve(Queue& q) {
   RingOptions ro;
   ro.sq_entries = 2u * device_.depth;
   ro.cq_entries = 4u * device_.depth;
-  ro.mode = q.mode == RingMode::kAuto && !c.HandlesRewindRings() ? RingMode::kTail : q.mode;
-  if (c.globals().Has("uringc_mem_min")) {
-    auto need = c.GetInt("uringc_mem_min");
-    if (need.ok()) ro.mem_region_size = static_cast<size_t>(*need);
-  }
-  auto ring = Ring::Create(ro);
+  ro.mode = q.mode;
+  auto ring = Ring::Create(c.FitRingOptions(ro));
   Result<void> ready = ring.ok() ? Result<void>() : Result<void>(ring.error());
   if (ready.ok()) {
     q.ring = std::move(*ring);

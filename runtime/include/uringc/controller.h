@@ -114,6 +114,11 @@ class Controller {
   /// gives them a tail ring.
   bool HandlesRewindRings() const;
 
+  /// `base` made to fit this controller (what Load's ring checks then accept): kAuto becomes
+  /// kTail unless it HandlesRewindRings, and the parameter region grows to the `uringc_mem_min`
+  /// a compiled controller declares. `uringc run` and ublk::Server create their rings with it.
+  RingOptions FitRingOptions(RingOptions base);
+
   /// The buffers parameters the object declares, in declaration order.
   const std::vector<BufferParam>& buffer_params() const { return buffers_; }
   /// The bytes buffers parameter `name` needs (ENOENT/EINVAL when it is none).
