@@ -44,6 +44,12 @@ class ParseConsoleTest(unittest.TestCase):
                     "@@URINGC DONE 0")
         self.assertEqual(vmlib.verdicts(c.results[0]), [("PASS", "p")])
 
+    def test_guest_time_of_each_test(self):
+        c = console("@@URINGC BEGIN p 3.50", "@@URINGC END p 0 15.75", "@@URINGC BEGIN q",
+                    "@@URINGC END q 0", "@@URINGC DONE 0")
+        self.assertAlmostEqual(c.results[0].seconds, 12.25)
+        self.assertIsNone(c.results[1].seconds)  # an older guest's lines carry no time
+
     def test_init_script_quotes_arguments(self):
         script = vmlib.init_script([vmlib.GuestTest("t", ["/tests/x", "a b", "it's"], {"K": "v"})],
                                    60)

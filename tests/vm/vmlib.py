@@ -71,6 +71,7 @@ class TestResult:
     exit_code: int
     output: list
     cases: list  # [(status, case name)] from GoogleTest output; empty for plain programs
+    seconds: float | None = None  # guest time from BEGIN to END, when both carry the uptime
 
 
 @dataclasses.dataclass
@@ -193,10 +194,10 @@ def init_script(tests, guest_timeout, modules=()):
         env = " ".join(f"{k}={shell_quote(v)}" for k, v in sorted(t.env.items()))
         argv = " ".join(shell_quote(a) for a in t.argv)
         lines += [
-            f'echo "{MARK} BEGIN {t.name}"',
+            f'echo "{MARK} BEGIN {t.name} $(cut -d" " -f1 /proc/uptime)"',
             f"env {env} timeout -s KILL {int(guest_timeout)} {argv} </dev/null 2>&1",
             "rc=$?",
-            f'echo "{MARK} END {t.name} $rc"',
+            f'echo "{MARK} END {t.name} $rc $(cut -d" " -f1 /proc/uptime)"',
             '[ "$rc" = 0 ] || status=1',
         ]
     lines += [f'echo "{MARK} DONE $status"', "sync", "poweroff -f"]
@@ -348,6 +349,7 @@ def tail(data, n=20):
 def parse_console(lines):
     """Splits the console into per-test results, the guest's final status and any crash."""
     results, current, done, crash, booted = [], None, None, None, False
+    began = None
     for line in lines:
         if crash is None and CRASH_PATTERNS.search(line):
             crash = line.strip()
@@ -356,9 +358,13 @@ def parse_console(lines):
             words = line[idx + len(MARK) + 1:].split()
             if len(words) >= 2 and words[0] == "BEGIN":
                 current = TestResult(words[1], -1, [], [])
+                began = uptime(words[2:])
                 continue
             if len(words) >= 3 and words[0] == "END" and current and words[1] == current.name:
                 current.exit_code = int(words[2]) if words[2].lstrip("-").isdigit() else -1
+                ended = uptime(words[3:])
+                if began is not None and ended is not None:
+                    current.seconds = ended - began
                 results.append(current)
                 current = None
                 continue
@@ -376,6 +382,14 @@ def parse_console(lines):
     if current is not None:
         results.append(current)  # began but never ended: exit_code stays -1
     return Console(results, done, crash, booted)
+
+
+def uptime(words):
+    """The guest's /proc/uptime seconds a BEGIN or END line ends with, or None."""
+    try:
+        return float(words[0]) if words else None
+    except ValueError:
+        return None
 
 
 def verdicts(result):
@@ -450,6 +464,10 @@ def report(release, tests, console, lines, elapsed, kernel_dir="the kernel cache
             passed += verdict == "PASS"
             failed += verdict == "FAIL"
             skipped += verdict == "SKIP"
+    # Where the guest's time went, for whoever trims a suite (one test: the total says it).
+    for result in console.results if len(console.results) > 1 else []:
+        if result.seconds is not None:
+            print(f"{prefix} TIME {result.name}: {result.seconds:.1f} s")
     missing = [t.name for t in tests if t.name not in {r.name for r in console.results}]
     for name in missing:
         print(f"{prefix} FAIL {name}: never ran in the guest")
