@@ -72,11 +72,12 @@ llvm::Value* SubmitQueue::Tail(StepBuilder& sb) {
                               "sq_tail");
 }
 
-void SubmitQueue::Push(StepBuilder& sb, const SqeFields& f) {
+llvm::Instruction* SubmitQueue::Push(StepBuilder& sb, const SqeFields& f) {
   llvm::IRBuilder<>& ir = sb.ir();
   llvm::Value* entries = sq_entries_.Read(sb);
   llvm::Value* pending = Pending(sb);
-  sb.StopIf(ir.CreateICmpUGE(pending, entries), StopReason::kSqFull);
+  auto* full = llvm::cast<llvm::Instruction>(ir.CreateICmpUGE(pending, entries, "sq_full"));
+  sb.StopIf(full, StopReason::kSqFull);
   llvm::Value* index =
       ir.CreateAnd(ir.CreateAdd(Tail(sb), pending), ir.CreateSub(entries, ir.getInt32(1)));
   llvm::Value* sqe = sb.At(sqes_, ir.CreateShl(ir.CreateZExt(index, ir.getInt64Ty()), 6, "sqe_off"));
@@ -113,6 +114,7 @@ void SubmitQueue::Push(StepBuilder& sb, const SqeFields& f) {
   store(ScalarType::kU64, offsetof(io_uring_sqe, cmd), f.cmd0);
   store(ScalarType::kU64, offsetof(io_uring_sqe, cmd) + 8, f.cmd1);
   StorePending(sb, ir.CreateAdd(pending, ir.getInt32(1)));
+  return full;
 }
 
 // One bpf_io_uring_submit_sqes call per batch, as liburing's reference controllers make. Without
@@ -134,6 +136,10 @@ void SubmitQueue::Flush(StepBuilder& sb) {
     llvm::Value* ret = ir.CreateCall(b.module().SubmitSqesKfunc(), {b.ring(), n}, "submitted");
     b.StopIf(ir.CreateICmpSLT(ret, ir.getInt32(0)), StopReason::kSubmitFailed, ret);
     b.StopIf(ir.CreateICmpNE(ret, n), StopReason::kSubmitFailed);  // EAGAIN
+    if (submitted_ != nullptr) {
+      llvm::Value* total = b.Load(ScalarType::kU32, submitted_, 0, 4, /*is_volatile=*/true);
+      b.Store(ScalarType::kU32, submitted_, 0, ir.CreateAdd(total, n), 4, /*is_volatile=*/true);
+    }
     StorePending(b, ir.getInt32(0));
   });
 }

@@ -35,8 +35,9 @@ class SubmitQueue {
   /// (returns nullptr; the stack slot's loads and stores become volatile ones of the global).
   llvm::AllocaInst* SettlePending(StepBuilder& sb, bool in_register);
 
-  /// Writes one SQE; stops the step with kSqFull when the SQ ring is already full.
-  void Push(StepBuilder& sb, const SqeFields& fields);
+  /// Writes one SQE; stops the step with kSqFull when the SQ ring is already full. Returns that
+  /// check's condition (i1), which a caller that proved room for the SQE may fold to false.
+  llvm::Instruction* Push(StepBuilder& sb, const SqeFields& fields);
   /// Publishes the SQ tail and submits the pending SQEs with one call (nothing when there are
   /// none; the ring has SUBMIT_ALL, see submit.cpp). A negative result stops the step with
   /// kSubmitFailed and that errno in the detail word; a short count with kSubmitFailed and no
@@ -44,6 +45,9 @@ class SubmitQueue {
   void Flush(StepBuilder& sb);
   /// i32: SQEs written since the last Flush.
   llvm::Value* Pending(StepBuilder& sb);
+  /// Each Flush adds the SQEs it submitted to the u32 global `counter` (requests in flight),
+  /// once per batch rather than once per SQE.
+  void CountSubmittedIn(llvm::GlobalVariable* counter) { submitted_ = counter; }
 
  private:
   /// i32: the SQ tail as published by the last Flush (or as the step found it).
@@ -59,6 +63,7 @@ class SubmitQueue {
   /// `pending`'s home: the .bss global, or (until SettlePending) a stack slot.
   llvm::Value* pending_ = nullptr;
   bool pending_volatile_ = true;
+  llvm::GlobalVariable* submitted_ = nullptr;
 };
 
 }  // namespace uringc

@@ -29,11 +29,21 @@ void GraphLowerer::WakeFrom(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, bo
     return;
   }
   llvm::IRBuilder<>& ir = b.ir();
-  llvm::Value* idle = ir.CreateICmpEQ(Table(t).LoadVar(b, idx, kWordQueued), ir.getInt64(0));
+  const bool straight = at_once && WakesStraightIn(t);
+  llvm::Value* idle =
+      straight ? ir.getTrue()
+               : ir.CreateICmpEQ(Table(t).LoadVar(b, idx, kWordQueued), ir.getInt64(0));
   EmitIf(
       b, ir.CreateAnd(idle, RoomForARun(b)),
       [&](StepBuilder& b) {
         llvm::IRBuilder<>& ir = b.ir();
+        if (straight) {
+          EndCqeBuffer(b, *direct_.cqe);
+          direct_.woken_idx[t]->addIncoming(idx, ir.GetInsertBlock());
+          ir.CreateBr(direct_.woken[t]);
+          b.SetBlock(b.NewBlock("run.entered"));  // unreachable, as after EnterRunBlock
+          return;
+        }
         if (at_once) {
           EndCqeBuffer(b, *direct_.cqe);  // what the handler would have done after this
           EnterRunBlock(b, t, idx);
@@ -46,17 +56,37 @@ void GraphLowerer::WakeFrom(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, bo
       [&](StepBuilder& b) { Enqueue(b, t, idx); });
 }
 
+// A slot whose awaited CQE came (its sequence number matched) is not on the ready queue, not
+// finished, and has no cancelled request draining below it: Enqueue's other callers make a slot
+// runnable only when it awaits no request (a fork, a join or race, a drain, a yield), finishing or
+// cancelling a slot marks its sequence number cancelled, and a task that cancelled runs on only
+// once drained, so it cannot await a request meanwhile. The exception is a deadline (or a
+// stream) scope: a fired deadline queues the slot with the request still awaited (the run
+// cancels it), so a task with scopes takes the run block's checks.
+bool GraphLowerer::WakesStraightIn(rgir::TaskId t) const { return tasks_[t].scopes.empty(); }
+
 void GraphLowerer::OpenRunBlocks(StepBuilder& b) {
   llvm::IRBuilder<>& ir = b.ir();
   llvm::BasicBlock* at = ir.GetInsertBlock();
   direct_.run.clear();
   direct_.run_idx.clear();
+  direct_.woken.clear();
+  direct_.woken_idx.clear();
   for (rgir::TaskId t = 0; t < g_.tasks.size(); ++t) {
     llvm::BasicBlock* bb = b.NewBlock("run.task");
     b.SetBlock(bb);
     llvm::PHINode* idx = ir.CreatePHI(ir.getInt64Ty(), 2, "run.idx");
     direct_.run.push_back(bb);
     direct_.run_idx.push_back(idx);
+    llvm::BasicBlock* woken = nullptr;
+    llvm::PHINode* woken_idx = nullptr;
+    if (WakesStraightIn(t)) {
+      woken = b.NewBlock("run.woken");
+      b.SetBlock(woken);
+      woken_idx = ir.CreatePHI(ir.getInt64Ty(), 2, "woken.idx");
+    }
+    direct_.woken.push_back(woken);
+    direct_.woken_idx.push_back(woken_idx);
   }
   b.SetBlock(at);
 }
@@ -70,17 +100,46 @@ void GraphLowerer::EnterRunBlock(StepBuilder& b, rgir::TaskId t, llvm::Value* id
 void GraphLowerer::EmitRunBlocks(StepBuilder& b, llvm::BasicBlock* next) {
   llvm::IRBuilder<>& ir = b.ir();
   llvm::BasicBlock* ran = b.NewBlock("run.end");
+  in_run_code_ = true;
+  for (rgir::TaskId t = 0; t < g_.tasks.size(); ++t) {
+    run_entries_.insert(direct_.run[t]);
+    if (direct_.woken[t] != nullptr) run_entries_.insert(direct_.woken[t]);
+  }
   for (rgir::TaskId t = 0; t < g_.tasks.size(); ++t) {
     b.SetBlock(direct_.run[t]);
     b.SetLocation(g_.tasks[t].range);
     direct_.run_idx[t]->setDebugLoc(ir.getCurrentDebugLocation());
     llvm::Value* idx = direct_.run_idx[t];
     Table(t).StoreVar(b, idx, kWordQueued, ir.getInt64(0));
-    EmitTaskRun(b, Here{t, idx});
+    if (direct_.woken[t] == nullptr) {
+      EmitTaskRun(b, Here{t, idx});
+      ir.CreateBr(ran);
+      continue;
+    }
+    // Both ways in meet at the state switch: the run block's checks, or a straight wake.
+    llvm::BasicBlock* resume = b.NewBlock("run.resume");
+    b.SetBlock(resume);
+    llvm::PHINode* resume_idx = ir.CreatePHI(ir.getInt64Ty(), 2, "resume.idx");
+    b.SetBlock(direct_.run[t]);
+    EmitTaskRun(b, Here{t, idx}, [&](StepBuilder& b, Here h) {
+      resume_idx->addIncoming(h.idx, b.ir().GetInsertBlock());
+      b.ir().CreateBr(resume);
+      b.SetBlock(b.NewBlock("run.resumed"));  // unreachable
+    });
+    ir.CreateBr(ran);
+    b.SetBlock(direct_.woken[t]);
+    b.SetLocation(g_.tasks[t].range);
+    direct_.woken_idx[t]->setDebugLoc(ir.getCurrentDebugLocation());
+    ir.CreateBr(resume);
+    resume_idx->addIncoming(direct_.woken_idx[t], direct_.woken[t]);
+    b.SetBlock(resume);
+    resume_idx->setDebugLoc(ir.getCurrentDebugLocation());
+    EmitTaskResume(b, Here{t, resume_idx});
     ir.CreateBr(ran);
   }
   b.SetBlock(ran);
   EmitForkEnds(b);  // a child that ended its fork: its siblings are cancelled here
+  in_run_code_ = false;
   ir.CreateBr(next);
 }
 

@@ -198,6 +198,10 @@ class GraphLowerer {
   /// Branches into task t's run block with slot index `idx` (checked); the builder goes on in
   /// an unreachable block.
   void EnterRunBlock(StepBuilder& b, rgir::TaskId t, llvm::Value* idx);
+  /// A slot of task t that the CQE it awaited woke needs none of the run block's checks when
+  /// the task owns no deadline or stream scope (event_loop.cpp): it can be neither queued,
+  /// finished, expired nor draining. Such a wake enters `woken[t]`, straight at its state switch.
+  bool WakesStraightIn(rgir::TaskId t) const;
   /// Fills the run blocks: each runs its slot up to its next await, then the cancellation of a
   /// fork one of its children ended; all go on to `next`.
   void EmitRunBlocks(StepBuilder& b, llvm::BasicBlock* next);
@@ -215,7 +219,10 @@ class GraphLowerer {
   llvm::Value* UserData(StepBuilder& b, rgir::TaskId task, llvm::Value* idx, llvm::Value* seq);
 
   // ----- tasks.cpp -----
-  void EmitTaskRun(StepBuilder& b, Here h);
+  /// The slot's run: the checks a slot taken from the ready queue needs (finished, expired
+  /// deadline, cancelled requests still draining), then `resume` (default EmitTaskResume).
+  void EmitTaskRun(StepBuilder& b, Here h,
+                   const std::function<void(StepBuilder&, Here)>& resume = nullptr);
   /// The slot's code from its state (the switch over resume states), then its end if it ended.
   void EmitTaskResume(StepBuilder& b, Here h);
   void EmitSegment(StepBuilder& b, Here h, rgir::NodeId start, bool after_await);
@@ -436,6 +443,21 @@ class GraphLowerer {
   /// path through the run dispatch pushes (step.cpp, MostSqesOnAPath).
   std::map<llvm::BasicBlock*, uint64_t> block_sqes_;
   std::vector<llvm::Instruction*> room_needed_;  ///< RoomForARun's placeholders
+  /// True while a task's run code is emitted (EmitRunBlocks, EmitRunOne): every way into it
+  /// checked the SQ's room for a run first (RoomForARun; a one-task step's first turn starts
+  /// with an empty SQ).
+  bool in_run_code_ = false;
+  /// The SQ-full checks of pushes in run code since BeginRun that may be the first of their run
+  /// (the first push in their block, outside any loop). The run's room check proved room for
+  /// one SQE, so SettleRoomForARun folds the check of each that no other push precedes on any
+  /// path from where the run was entered (FirstPushOfRun).
+  std::vector<llvm::Instruction*> run_full_checks_;
+  std::set<llvm::BasicBlock*> push_blocks_;  ///< blocks that push, since BeginRun
+  /// Where runs are entered after their room check: the run loop's body (one task), the run
+  /// blocks and straight wakes (event loop).
+  std::set<llvm::BasicBlock*> run_entries_;
+  /// No push but the one in `bb` can come before it on a path from a run entry (step.cpp).
+  bool FirstPushOfRun(llvm::BasicBlock* bb, const std::set<llvm::BasicBlock*>& run_blocks) const;
   llvm::BasicBlock* run_entry_ = nullptr;     ///< BeginRun: the run's first block
   llvm::BasicBlock* run_last_ = nullptr;      ///< BeginRun: the block before the run's others
   /// How the event loop runs the slot a CQE woke (event_loop.cpp): `run[t]`, entered with the
@@ -448,6 +470,9 @@ class GraphLowerer {
     llvm::AllocaInst* slot = nullptr;  ///< i32
     std::vector<llvm::BasicBlock*> run;
     std::vector<llvm::PHINode*> run_idx;  ///< i64
+    /// Per task that WakesStraightIn (else null): the entry past the run block's checks.
+    std::vector<llvm::BasicBlock*> woken;
+    std::vector<llvm::PHINode*> woken_idx;  ///< i64
     const Cqe* cqe = nullptr;
     bool active = false;
   } direct_;

@@ -70,7 +70,10 @@ void GraphLowerer::EmitRunOne(StepBuilder& b) {
   llvm::Value* idx = ir.getInt64(0);
   b.SetLocation(g_.tasks[0].range);
   Table(0).StoreVar(b, idx, kWordQueued, ir.getInt64(1));  // parked until something wakes it
+  in_run_code_ = true;
+  run_entries_.insert(ir.GetInsertBlock());
   EmitTaskRun(b, Here{0, idx});
+  in_run_code_ = false;
 }
 
 llvm::Value* GraphLowerer::PopReady(StepBuilder& b) {

@@ -84,14 +84,18 @@ llvm::Value* GraphLowerer::UserData(StepBuilder& b, rgir::TaskId task, llvm::Val
 
 void GraphLowerer::Push(StepBuilder& b, const SqeFields& f) {
   // A push right after FlushIfFull needs no room kept for it.
-  if (!push_has_room_) block_sqes_[b.ir().GetInsertBlock()] += push_weight_;
+  const bool counted = !push_has_room_;
+  if (counted) block_sqes_[b.ir().GetInsertBlock()] += push_weight_;
   push_has_room_ = false;
   ++pushes_emitted_;
   if (push_weight_ != 1 || b.InIterator()) pushes_in_loops_ = true;
-  queue_->Push(b, f);
-  if (!drain_) return;
-  llvm::Value* n = b.Load(ScalarType::kU32, inflight_, 0, 4, true);
-  b.Store(ScalarType::kU32, inflight_, 0, b.ir().CreateAdd(n, b.ir().getInt32(1)), 4, true);
+  llvm::BasicBlock* at = b.ir().GetInsertBlock();
+  const bool first_in_block = push_blocks_.insert(at).second;
+  llvm::Instruction* full = queue_->Push(b, f);
+  if (counted && in_run_code_ && first_in_block && push_weight_ == 1) {
+    run_full_checks_.push_back(full);
+  }
+  // In flight from when it is submitted: the queue counts each batch (CountSubmittedIn).
 }
 
 llvm::Value* GraphLowerer::Running(StepBuilder& b) {
@@ -225,6 +229,7 @@ void GraphLowerer::EmitStep() {
   queue_ = std::make_unique<SubmitQueue>(sb, regions, rc_,
                                          /*mid_step_flush=*/needs_paths_ || wide_,
                                          /*pending_may_be_register=*/single_);
+  if (drain_) queue_->CountSubmittedIn(inflight_);
 
   if (mem_layout_.pool != rgir::kNone) {
     llvm::Function* f = ir.GetInsertBlock()->getParent();
@@ -318,6 +323,9 @@ llvm::Value* GraphLowerer::RoomFor(StepBuilder& b, uint64_t sqes) {
 }
 
 void GraphLowerer::BeginRun(StepBuilder& b) {
+  run_full_checks_.clear();
+  push_blocks_.clear();
+  run_entries_.clear();
   run_entry_ = b.ir().GetInsertBlock();
   run_last_ = &run_entry_->getParent()->back();  // blocks are appended: those after it are new
 }
@@ -336,6 +344,33 @@ void GraphLowerer::SettleRoomForARun(StepBuilder& b) {
     room->eraseFromParent();
   }
   room_needed_.clear();
+  for (llvm::Instruction* full : run_full_checks_) {
+    if (most_sqes > 1 && !FirstPushOfRun(full->getParent(), run_blocks)) continue;
+    full->replaceAllUsesWith(llvm::ConstantInt::getFalse(full->getContext()));
+    full->eraseFromParent();
+  }
+  run_full_checks_.clear();
+  push_blocks_.clear();
+  run_entries_.clear();
+}
+
+bool GraphLowerer::FirstPushOfRun(llvm::BasicBlock* bb,
+                                  const std::set<llvm::BasicBlock*>& run_blocks) const {
+  // Backwards from the push's block to the run's entries: another push on the way (or the
+  // block itself again, around a loop) may have taken the room the entry's check kept.
+  std::vector<llvm::BasicBlock*> work(llvm::pred_begin(bb), llvm::pred_end(bb));
+  std::set<llvm::BasicBlock*> seen;
+  while (!work.empty()) {
+    llvm::BasicBlock* x = work.back();
+    work.pop_back();
+    if (!seen.insert(x).second) continue;
+    if (x == bb || push_blocks_.count(x) != 0) return false;
+    if (run_entries_.count(x) != 0) continue;
+    // Outside the run's blocks: a way in that bypassed its room check.
+    if (run_blocks.count(x) == 0) return false;
+    work.insert(work.end(), llvm::pred_begin(x), llvm::pred_end(x));
+  }
+  return true;
 }
 
 void GraphLowerer::EmitEnding(StepBuilder& sb, const ReapResult& reaped) {
@@ -362,7 +397,9 @@ void GraphLowerer::EmitCancelAllOnce(StepBuilder& sb) {
   llvm::Value* is_ending = ir.CreateICmpNE(ending, ir.getInt32(0));
   EmitIf(sb, is_ending, [&](StepBuilder& b) {
     EmitHubsCloseQueued(b);  // the sockets accepted for accepts that will not come
-    llvm::Value* inflight = b.Load(ScalarType::kU32, inflight_, 0, 4, true);
+    // Pending SQEs count too: they are submitted with the cancel, and may never complete.
+    llvm::Value* inflight = ir.CreateAdd(b.Load(ScalarType::kU32, inflight_, 0, 4, true),
+                                         queue_->Pending(b));
     llvm::Value* sent = b.Load(ScalarType::kU32, cancel_sent_, 0, 4, true);
     llvm::Value* room = ir.CreateICmpULT(queue_->Pending(b), rc_.sq_entries.Read(b));
     EmitIf(b,

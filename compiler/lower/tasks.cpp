@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "bpf_ir/control.h"
+#include "llvm/IR/MDBuilder.h"
 #include "lower/graph_lowerer.h"
 
 namespace uringc::lower {
@@ -19,8 +20,13 @@ const rgir::Node& GraphLowerer::AwaitOf(rgir::TaskId child) const {
   return g_.nodes[g_.nodes[g_.tasks[child].fork].next];
 }
 
-void GraphLowerer::EmitTaskRun(StepBuilder& b, Here h) {
+void GraphLowerer::EmitTaskRun(StepBuilder& b, Here h,
+                               const std::function<void(StepBuilder&, Here)>& resume_with) {
   llvm::IRBuilder<>& ir = b.ir();
+  auto resume = [&](StepBuilder& b, Here h) {
+    if (resume_with) return resume_with(b, h);
+    EmitTaskResume(b, h);
+  };
   TaskTable& t = Table(h.task);
   llvm::Value* state = t.LoadState(b, h.idx);
   // A finished slot does not run. One task: its state 0 is the entry, and it never finishes
@@ -36,9 +42,9 @@ void GraphLowerer::EmitTaskRun(StepBuilder& b, Here h) {
     }
     // A slot that cancelled requests goes on once they completed (cancel.cpp).
     if (cancels_) {
-      EmitIf(b, Drained(b, h), [&](StepBuilder& b) { EmitTaskResume(b, h); });
+      EmitIf(b, Drained(b, h), [&](StepBuilder& b) { resume(b, h); });
     } else {
-      EmitTaskResume(b, h);
+      resume(b, h);
     }
   });
 }
@@ -52,10 +58,14 @@ void GraphLowerer::EmitTaskResume(StepBuilder& b, Here h) {
   // A node reached from several resume points is emitted once for the task: the segments share
   // its block (emitting it per segment made a chain of `if` + await quadratic in code size).
   node_blocks_.clear();
+  // Most resumes are completions: weighted so, the switch tests the states after a request
+  // first (one compare for a task with one request) and entries, joins and yields after them.
+  std::vector<uint32_t> weights = {1};  // the default: a finished slot (only from the queue)
   auto add = [&](NodeId n, uint32_t st, bool after) {
     if (g_.nodes[n].task != h.task) return;
     llvm::BasicBlock* bb = b.NewBlock(after ? "resume.after" : "resume.at");
     sw->addCase(ir.getInt32(st), bb);
+    weights.push_back(after && g_.nodes[n].kind == Node::Kind::kRequest ? 64 : 1);
     b.SetBlock(bb);
     seg_done_ = done;
     seg_entry_ = bb;
@@ -64,6 +74,8 @@ void GraphLowerer::EmitTaskResume(StepBuilder& b, Here h) {
   };
   for (auto [n, st] : start_state_) add(n, st, false);
   for (auto [n, st] : after_state_) add(n, st, true);
+  sw->setMetadata(llvm::LLVMContext::MD_prof,
+                  llvm::MDBuilder(ir.getContext()).createBranchWeights(weights));
   seg_entry_ = nullptr;
   node_blocks_.clear();
   b.SetBlock(done);
