@@ -39,9 +39,7 @@ void GraphLowerer::WakeFrom(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, bo
         llvm::IRBuilder<>& ir = b.ir();
         if (straight) {
           EndCqeBuffer(b, *direct_.cqe);
-          direct_.woken_idx[t]->addIncoming(idx, ir.GetInsertBlock());
-          ir.CreateBr(direct_.woken[t]);
-          b.SetBlock(b.NewBlock("run.entered"));  // unreachable, as after EnterRunBlock
+          BranchWithIndex(b, direct_.woken[t], direct_.woken_idx[t], idx);
           return;
         }
         if (at_once) {
@@ -80,7 +78,7 @@ void GraphLowerer::OpenRunBlocks(StepBuilder& b) {
     direct_.run_idx.push_back(idx);
     llvm::BasicBlock* woken = nullptr;
     llvm::PHINode* woken_idx = nullptr;
-    if (WakesStraightIn(t)) {
+    if (WakesStraightIn(t)) {  // also where the run block goes on after its checks
       woken = b.NewBlock("run.woken");
       b.SetBlock(woken);
       woken_idx = ir.CreatePHI(ir.getInt64Ty(), 2, "woken.idx");
@@ -92,8 +90,13 @@ void GraphLowerer::OpenRunBlocks(StepBuilder& b) {
 }
 
 void GraphLowerer::EnterRunBlock(StepBuilder& b, rgir::TaskId t, llvm::Value* idx) {
-  direct_.run_idx[t]->addIncoming(idx, b.ir().GetInsertBlock());
-  b.ir().CreateBr(direct_.run[t]);
+  BranchWithIndex(b, direct_.run[t], direct_.run_idx[t], idx);
+}
+
+void GraphLowerer::BranchWithIndex(StepBuilder& b, llvm::BasicBlock* to, llvm::PHINode* idx_phi,
+                                   llvm::Value* idx) {
+  idx_phi->addIncoming(idx, b.ir().GetInsertBlock());
+  b.ir().CreateBr(to);
   b.SetBlock(b.NewBlock("run.entered"));  // unreachable: what the caller emits next is dropped
 }
 
@@ -116,25 +119,16 @@ void GraphLowerer::EmitRunBlocks(StepBuilder& b, llvm::BasicBlock* next) {
       ir.CreateBr(ran);
       continue;
     }
-    // Both ways in meet at the state switch: the run block's checks, or a straight wake.
-    llvm::BasicBlock* resume = b.NewBlock("run.resume");
-    b.SetBlock(resume);
-    llvm::PHINode* resume_idx = ir.CreatePHI(ir.getInt64Ty(), 2, "resume.idx");
-    b.SetBlock(direct_.run[t]);
+    // Both ways in meet at the state switch in `woken`: after the run block's checks, or
+    // straight from a CQE.
     EmitTaskRun(b, Here{t, idx}, [&](StepBuilder& b, Here h) {
-      resume_idx->addIncoming(h.idx, b.ir().GetInsertBlock());
-      b.ir().CreateBr(resume);
-      b.SetBlock(b.NewBlock("run.resumed"));  // unreachable
+      BranchWithIndex(b, direct_.woken[t], direct_.woken_idx[t], h.idx);
     });
     ir.CreateBr(ran);
     b.SetBlock(direct_.woken[t]);
     b.SetLocation(g_.tasks[t].range);
     direct_.woken_idx[t]->setDebugLoc(ir.getCurrentDebugLocation());
-    ir.CreateBr(resume);
-    resume_idx->addIncoming(direct_.woken_idx[t], direct_.woken[t]);
-    b.SetBlock(resume);
-    resume_idx->setDebugLoc(ir.getCurrentDebugLocation());
-    EmitTaskResume(b, Here{t, resume_idx});
+    EmitTaskResume(b, Here{t, direct_.woken_idx[t]});
     ir.CreateBr(ran);
   }
   b.SetBlock(ran);

@@ -198,6 +198,10 @@ class GraphLowerer {
   /// Branches into task t's run block with slot index `idx` (checked); the builder goes on in
   /// an unreachable block.
   void EnterRunBlock(StepBuilder& b, rgir::TaskId t, llvm::Value* idx);
+  /// Branches to `to` with `idx` for its slot-index phi; the builder goes on in an unreachable
+  /// block.
+  void BranchWithIndex(StepBuilder& b, llvm::BasicBlock* to, llvm::PHINode* idx_phi,
+                       llvm::Value* idx);
   /// A slot of task t that the CQE it awaited woke needs none of the run block's checks when
   /// the task owns no deadline or stream scope (event_loop.cpp): it can be neither queued,
   /// finished, expired nor draining. Such a wake enters `woken[t]`, straight at its state switch.
@@ -470,7 +474,8 @@ class GraphLowerer {
     llvm::AllocaInst* slot = nullptr;  ///< i32
     std::vector<llvm::BasicBlock*> run;
     std::vector<llvm::PHINode*> run_idx;  ///< i64
-    /// Per task that WakesStraightIn (else null): the entry past the run block's checks.
+    /// Per task that WakesStraightIn (else null): its state switch, entered past the run
+    /// block's checks (a straight wake) or after them.
     std::vector<llvm::BasicBlock*> woken;
     std::vector<llvm::PHINode*> woken_idx;  ///< i64
     const Cqe* cqe = nullptr;
