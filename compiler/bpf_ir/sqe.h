@@ -1,6 +1,6 @@
 // The requests of the language as SQE field sets. Each function fills the fields one opcode reads
-// (per the io_uring UAPI and the kernel's prep functions); every other field stays 0 from the
-// SQE's memset. Addresses (`addr`, buffers, paths, sockaddrs, timespecs) are *user-space*
+// (per the io_uring UAPI and the kernel's prep functions); every other field is written as 0
+// (SubmitQueue::Push writes all 64 bytes). Addresses (`addr`, buffers, paths, sockaddrs, timespecs) are *user-space*
 // addresses: the kernel reads them with copy_from_user, so they must point into memory the host
 // owns (e.g. its buffers or the parameter region at its user address), never into BPF memory.
 // Values are i8..i64 IR values of any width; SubmitQueue::Push converts them to the field width.

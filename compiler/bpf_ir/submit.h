@@ -1,5 +1,5 @@
 // Submitting: SQEs are written straight into the SQ region at SQ tail + pending (masked), each
-// zeroed with a 64-byte, 8-aligned memset and then given its fields; Flush() publishes the new SQ
+// as eight 8-byte words with its fields merged in (0 elsewhere); Flush() publishes the new SQ
 // tail and calls bpf_io_uring_submit_sqes(ring, pending). The kernel consumes every submitted SQE
 // inside that call, so each step starts with an empty SQ and may queue up to sq_entries SQEs.
 // A queue made with `mid_step_flush` may also be flushed in the middle of a step (the SQ tail is
