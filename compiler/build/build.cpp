@@ -198,16 +198,17 @@ void Builder::StmtInner(const ast::Stmt& s) {
     }
     case K::kLoop: Loop(s, *s.As<ast::LoopStmt>()->body, nullptr, nullptr, nullptr); break;
     case K::kRepeat: {
+      // A countdown: one variable, and each turn reads it once for the test and once for the
+      // decrement (a counter beside a limit would read both for every test).
       auto& x = *s.As<ast::RepeatStmt>();
       const Type u64 = Type::Int(64, false);
-      VarId counter = NewVar("repeat.i", u64, Var::Kind::kTemp, s.range);
-      VarId limit = NewVar("repeat.n", u64, Var::Kind::kTemp, s.range);
+      VarId left = NewVar("repeat.left", u64, Var::Kind::kTemp, s.range);
       loop_cond_ = [=, this] {
         Expr c;
         c.op = Expr::Op::kBinary;
-        c.binary_op = BinaryOp::kLt;
+        c.binary_op = BinaryOp::kNe;
         c.type = Type::Bool();
-        c.operands = {Expr::Var(u64, counter), Expr::Var(u64, limit)};
+        c.operands = {Expr::Var(u64, left), Expr::Const(u64, 0)};
         return c;
       };
       Loop(s, *x.body, nullptr,
@@ -218,13 +219,10 @@ void Builder::StmtInner(const ast::Stmt& s) {
              cast.type = u64;
              cast.operands = {std::move(n)};
              NodeId a = Emit(Node::Kind::kAssign, x.count->range);
-             g_.nodes[a].var = limit;
+             g_.nodes[a].var = left;
              g_.nodes[a].value = std::move(cast);
-             a = Emit(Node::Kind::kAssign, s.range);
-             g_.nodes[a].var = counter;
-             g_.nodes[a].value = Expr::Const(u64, 0);
            },
-           [&] { Increment(counter, s.range); });
+           [&] { Increment(left, s.range, /*by=*/-1); });
       break;
     }
     case K::kFor: {
@@ -263,13 +261,13 @@ void Builder::StmtInner(const ast::Stmt& s) {
   }
 }
 
-void Builder::Increment(VarId v, SourceRange range) {
+void Builder::Increment(VarId v, SourceRange range, int by) {
   const Type t = g_.vars[v].type;
   Expr inc;
   inc.op = Expr::Op::kBinary;
-  inc.binary_op = BinaryOp::kAdd;
+  inc.binary_op = by < 0 ? BinaryOp::kSub : BinaryOp::kAdd;
   inc.type = t;
-  inc.operands = {Expr::Var(t, v), Expr::Const(t, 1)};
+  inc.operands = {Expr::Var(t, v), Expr::Const(t, by < 0 ? -static_cast<uint64_t>(by) : by)};
   const NodeId a = Emit(Node::Kind::kAssign, range);
   g_.nodes[a].var = v;
   g_.nodes[a].value = std::move(inc);

@@ -71,7 +71,8 @@ class Builder {
   NodeId Latch(SourceRange range);
   /// Adds scope `d` (its parent and task filled in), emits its kDeadlineStart and opens it.
   ScopeId OpenScope(Deadline d, SourceRange range);
-  void Increment(VarId v, SourceRange range);
+  /// `v = v + by` (`v - |by|` for a negative `by`), at `range`.
+  void Increment(VarId v, SourceRange range, int by = 1);
   void CloseScopes(size_t depth, SourceRange range);
   TaskId NewTask(Task::Kind kind, std::string name, SourceRange range);
   void JoinAfterFork(NodeId fork, SourceRange range);
