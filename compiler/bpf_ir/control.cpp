@@ -62,8 +62,9 @@ llvm::Value* EmitBoundedLoop(StepBuilder& sb, llvm::Value* bound,
   return i;
 }
 
-llvm::Value* EmitLazyOr(StepBuilder& sb, llvm::Value* cond,
-                        const std::function<llvm::Value*(StepBuilder&)>& rest) {
+llvm::Value* EmitLazySelect(StepBuilder& sb, llvm::Value* cond, llvm::Value* if_true,
+                            const std::function<llvm::Value*(StepBuilder&)>& rest,
+                            const char* name) {
   llvm::IRBuilder<>& ir = sb.ir();
   llvm::BasicBlock* from = ir.GetInsertBlock();
   llvm::BasicBlock* rest_block = sb.NewBlock("or.rest");
@@ -74,10 +75,15 @@ llvm::Value* EmitLazyOr(StepBuilder& sb, llvm::Value* cond,
   llvm::BasicBlock* rest_end = ir.GetInsertBlock();
   ir.CreateBr(join);
   sb.SetBlock(join);
-  llvm::PHINode* result = ir.CreatePHI(ir.getInt1Ty(), 2, "or");
-  result->addIncoming(ir.getTrue(), from);
+  llvm::PHINode* result = ir.CreatePHI(value->getType(), 2, name);
+  result->addIncoming(if_true, from);
   result->addIncoming(value, rest_end);
   return result;
+}
+
+llvm::Value* EmitLazyOr(StepBuilder& sb, llvm::Value* cond,
+                        const std::function<llvm::Value*(StepBuilder&)>& rest) {
+  return EmitLazySelect(sb, cond, sb.ir().getTrue(), rest, "or");
 }
 
 void EmitIterLoop(StepBuilder& sb, uint32_t count,

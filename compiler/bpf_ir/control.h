@@ -32,6 +32,11 @@ llvm::Value* EmitBoundedLoop(StepBuilder& sb, llvm::Value* bound,
 /// not a select: the volatile loads in `rest` would run either way).
 llvm::Value* EmitLazyOr(StepBuilder& sb, llvm::Value* cond,
                         const std::function<llvm::Value*(StepBuilder&)>& rest);
+/// `cond ? if_true : rest(sb)` the same way: rest's code (a volatile load, say) runs only when
+/// `cond` is false. On a load-time constant `cond` the verifier drops the branch not taken.
+llvm::Value* EmitLazySelect(StepBuilder& sb, llvm::Value* cond, llvm::Value* if_true,
+                            const std::function<llvm::Value*(StepBuilder&)>& rest,
+                            const char* name);
 
 /// for each k in [0, count): body(k), with `k` an i32 the verifier knows nothing about: its
 /// counter lives in a `.bss` word (loaded each turn, so only `k < count` is known), and the loop

@@ -24,10 +24,7 @@ SubmitQueue::SubmitQueue(StepBuilder& sb, const RingRegions& regions, const Ring
   sq_tail_ptr_ = sb.At(regions.rings, ir.CreateZExt(rc.sq_tail_off.Read(sb), ir.getInt64Ty()));
   rewind_ = ir.CreateICmpNE(rc.sq_rewind.Read(sb), ir.getInt32(0), "sq_rewind");
   sq_tail_ = nullptr;
-  if (!mid_step_flush) {
-    sq_tail_ = ir.CreateSelect(rewind_, ir.getInt32(0),
-                               sb.Load(ScalarType::kU32, sq_tail_ptr_, 0, 4), "sq_tail");
-  }
+  if (!mid_step_flush) sq_tail_ = Tail(sb);
   if (pending_may_be_register) {
     llvm::Function* f = ir.GetInsertBlock()->getParent();
     llvm::IRBuilder<> entry(&f->getEntryBlock(), f->getEntryBlock().begin());
@@ -65,11 +62,13 @@ void SubmitQueue::StorePending(StepBuilder& sb, llvm::Value* n) {
   sb.Store(ScalarType::kU32, pending_, 0, n, 4, pending_volatile_);
 }
 
+// A branch, not a select: on an SQ_REWIND ring the tail is not read at all (the verifier knows
+// the constant and drops the load's path).
 llvm::Value* SubmitQueue::Tail(StepBuilder& sb) {
   if (sq_tail_ != nullptr) return sq_tail_;
-  return sb.ir().CreateSelect(rewind_, sb.ir().getInt32(0),
-                              sb.Load(ScalarType::kU32, sq_tail_ptr_, 0, 4, /*is_volatile=*/true),
-                              "sq_tail");
+  return EmitLazySelect(sb, rewind_, sb.ir().getInt32(0), [&](StepBuilder& b) {
+    return b.Load(ScalarType::kU32, sq_tail_ptr_, 0, 4, /*is_volatile=*/true);
+  }, "sq_tail");
 }
 
 // Word `word` (bytes 8*word .. 8*word+7, little endian) of the SQE `f` describes: its fields
