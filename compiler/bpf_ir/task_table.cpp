@@ -61,6 +61,10 @@ llvm::Value* TaskTable::LoadVar(StepBuilder& sb, llvm::Value* index, uint32_t va
   return sb.Load(ScalarType::kU64, Slot(sb, index), 8 + 8 * uint64_t{var}, 8);
 }
 
+llvm::Value* TaskTable::LoadVarLow32(StepBuilder& sb, llvm::Value* index, uint32_t var) {
+  return sb.Load(ScalarType::kS32, Slot(sb, index), 8 + 8 * uint64_t{var}, 4);
+}
+
 void TaskTable::StoreVar(StepBuilder& sb, llvm::Value* index, uint32_t var, llvm::Value* value) {
   sb.Store(ScalarType::kU64, Slot(sb, index), 8 + 8 * uint64_t{var}, value, 8);
 }
