@@ -15,21 +15,29 @@
 
 namespace uringc::lower {
 
-void GraphLowerer::Wake(StepBuilder& b, rgir::TaskId t, llvm::Value* idx) {
-  WakeFrom(b, t, idx, /*at_once=*/true);
+void GraphLowerer::Wake(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, llvm::Value* res) {
+  WakeFrom(b, t, idx, /*at_once=*/true, res);
 }
 
 void GraphLowerer::WakeAfterHandler(StepBuilder& b, rgir::TaskId t, llvm::Value* idx) {
   WakeFrom(b, t, idx, /*at_once=*/false);
 }
 
-void GraphLowerer::WakeFrom(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, bool at_once) {
+void GraphLowerer::WakeFrom(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, bool at_once,
+                            llvm::Value* res) {
+  llvm::IRBuilder<>& ir = b.ir();
+  const bool straight = direct_.active && at_once && WakesStraightIn(t);
+  // The result goes into the slot unless a straight wake carries it in a register.
+  auto store_res = [&](StepBuilder& b) {
+    if (res != nullptr) {
+      Table(t).StoreVar(b, idx, kWordRes, b.ir().CreateSExt(res, b.ir().getInt64Ty()));
+    }
+  };
+  if (!straight) store_res(b);
   if (!direct_.active) {
     Enqueue(b, t, idx);
     return;
   }
-  llvm::IRBuilder<>& ir = b.ir();
-  const bool straight = at_once && WakesStraightIn(t);
   llvm::Value* idle =
       straight ? ir.getTrue()
                : ir.CreateICmpEQ(Table(t).LoadVar(b, idx, kWordQueued), ir.getInt64(0));
@@ -39,7 +47,7 @@ void GraphLowerer::WakeFrom(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, bo
         llvm::IRBuilder<>& ir = b.ir();
         if (straight) {
           EndCqeBuffer(b, *direct_.cqe);
-          BranchWithIndex(b, direct_.woken[t], direct_.woken_idx[t], idx);
+          BranchToWoken(b, t, idx, res != nullptr ? res : Table(t).LoadVarLow32(b, idx, kWordRes));
           return;
         }
         if (at_once) {
@@ -51,7 +59,10 @@ void GraphLowerer::WakeFrom(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, bo
         ir.CreateStore(ir.getInt32(t), direct_.task);
         ir.CreateStore(ir.CreateTrunc(idx, ir.getInt32Ty()), direct_.slot);
       },
-      [&](StepBuilder& b) { Enqueue(b, t, idx); });
+      [&](StepBuilder& b) {
+        if (straight) store_res(b);
+        Enqueue(b, t, idx);
+      });
 }
 
 // A slot whose awaited CQE came (its sequence number matched) is not on the ready queue, not
@@ -70,6 +81,7 @@ void GraphLowerer::OpenRunBlocks(StepBuilder& b) {
   direct_.run_idx.clear();
   direct_.woken.clear();
   direct_.woken_idx.clear();
+  direct_.woken_res.clear();
   for (rgir::TaskId t = 0; t < g_.tasks.size(); ++t) {
     llvm::BasicBlock* bb = b.NewBlock("run.task");
     b.SetBlock(bb);
@@ -78,13 +90,16 @@ void GraphLowerer::OpenRunBlocks(StepBuilder& b) {
     direct_.run_idx.push_back(idx);
     llvm::BasicBlock* woken = nullptr;
     llvm::PHINode* woken_idx = nullptr;
+    llvm::PHINode* woken_res = nullptr;
     if (WakesStraightIn(t)) {  // also where the run block goes on after its checks
       woken = b.NewBlock("run.woken");
       b.SetBlock(woken);
       woken_idx = ir.CreatePHI(ir.getInt64Ty(), 2, "woken.idx");
+      woken_res = ir.CreatePHI(ir.getInt32Ty(), 2, "woken.res");
     }
     direct_.woken.push_back(woken);
     direct_.woken_idx.push_back(woken_idx);
+    direct_.woken_res.push_back(woken_res);
   }
   b.SetBlock(at);
 }
@@ -98,6 +113,12 @@ void GraphLowerer::BranchWithIndex(StepBuilder& b, llvm::BasicBlock* to, llvm::P
   idx_phi->addIncoming(idx, b.ir().GetInsertBlock());
   b.ir().CreateBr(to);
   b.SetBlock(b.NewBlock("run.entered"));  // unreachable: what the caller emits next is dropped
+}
+
+void GraphLowerer::BranchToWoken(StepBuilder& b, rgir::TaskId t, llvm::Value* idx,
+                                 llvm::Value* res) {
+  direct_.woken_res[t]->addIncoming(res, b.ir().GetInsertBlock());
+  BranchWithIndex(b, direct_.woken[t], direct_.woken_idx[t], idx);
 }
 
 void GraphLowerer::EmitRunBlocks(StepBuilder& b, llvm::BasicBlock* next) {
@@ -122,13 +143,16 @@ void GraphLowerer::EmitRunBlocks(StepBuilder& b, llvm::BasicBlock* next) {
     // Both ways in meet at the state switch in `woken`: after the run block's checks, or
     // straight from a CQE.
     EmitTaskRun(b, Here{t, idx}, [&](StepBuilder& b, Here h) {
-      BranchWithIndex(b, direct_.woken[t], direct_.woken_idx[t], h.idx);
+      BranchToWoken(b, t, h.idx, Table(t).LoadVarLow32(b, h.idx, kWordRes));
     });
     ir.CreateBr(ran);
     b.SetBlock(direct_.woken[t]);
     b.SetLocation(g_.tasks[t].range);
     direct_.woken_idx[t]->setDebugLoc(ir.getCurrentDebugLocation());
+    direct_.woken_res[t]->setDebugLoc(ir.getCurrentDebugLocation());
+    direct_.resume_res = direct_.woken_res[t];
     EmitTaskResume(b, Here{t, direct_.woken_idx[t]});
+    direct_.resume_res = nullptr;
     ir.CreateBr(ran);
   }
   b.SetBlock(ran);

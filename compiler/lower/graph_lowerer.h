@@ -188,11 +188,15 @@ class GraphLowerer {
   /// Makes (t, idx) runnable after its awaited CQE: inside the event loop the handler ends here
   /// and the slot runs at once (when the SQ has room for a run and it is not queued already),
   /// else Enqueue. Nothing the handler would do after the wake may matter but EndCqeBuffer.
-  void Wake(StepBuilder& b, rgir::TaskId t, llvm::Value* idx);
+  /// With `res` (i32, the CQE's result), the wake also delivers the request's result: a
+  /// straight wake hands it to the resume code in a register (`woken_res`), every other way
+  /// stores it in the slot's kWordRes first.
+  void Wake(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, llvm::Value* res = nullptr);
   /// Wake for a handler that goes on after the wake (an accept hub's): the slot runs once the
   /// handler is done.
   void WakeAfterHandler(StepBuilder& b, rgir::TaskId t, llvm::Value* idx);
-  void WakeFrom(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, bool at_once);
+  void WakeFrom(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, bool at_once,
+                llvm::Value* res = nullptr);
   /// The event loop's run block of each task, entered with a checked slot index (a phi).
   void OpenRunBlocks(StepBuilder& b);
   /// Branches into task t's run block with slot index `idx` (checked); the builder goes on in
@@ -202,6 +206,8 @@ class GraphLowerer {
   /// block.
   void BranchWithIndex(StepBuilder& b, llvm::BasicBlock* to, llvm::PHINode* idx_phi,
                        llvm::Value* idx);
+  /// The same into task t's `woken` block, with `res` (i32) for its result phi.
+  void BranchToWoken(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, llvm::Value* res);
   /// A slot of task t that the CQE it awaited woke needs none of the run block's checks when
   /// the task owns no deadline or stream scope (event_loop.cpp): it can be neither queued,
   /// finished, expired nor draining. Such a wake enters `woken[t]`, straight at its state switch.
@@ -478,6 +484,11 @@ class GraphLowerer {
     /// block's checks (a straight wake) or after them.
     std::vector<llvm::BasicBlock*> woken;
     std::vector<llvm::PHINode*> woken_idx;  ///< i64
+    /// i32: the result of the request the woken slot awaited, in a register (a straight wake's
+    /// CQE res, or kWordRes read on the way from the run block): the store at reap and the load
+    /// at resume of the common case are gone. EmitRequestDone reads it while `resume_res` is set.
+    std::vector<llvm::PHINode*> woken_res;
+    llvm::PHINode* resume_res = nullptr;
     const Cqe* cqe = nullptr;
     bool active = false;
   } direct_;

@@ -176,9 +176,8 @@ void GraphLowerer::EmitReapSlot(StepBuilder& b, rgir::TaskId t, llvm::Value* idx
   llvm::BasicBlock* hit = b.NewBlock("reap.request");
   ir.CreateCondBr(ir.CreateICmpEQ(table.LoadVar(b, idx, kWordSeq), seq), hit, next);
   b.SetBlock(hit);
-  table.StoreVar(b, idx, kWordRes, ir.CreateSExt(cqe.res, ir.getInt64Ty()));
   table.StoreVar(b, idx, kWordSeq, ir.getInt64(0));
-  Wake(b, t, idx);
+  Wake(b, t, idx, cqe.res);
   ir.CreateBr(end);
   b.SetBlock(next);
   if (cancels_) ReapCancelled(b, t, idx, seq, end);
