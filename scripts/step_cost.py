@@ -9,6 +9,8 @@ emulation (and in the JIT) each costs several times an ALU instruction.
 
   python3 scripts/step_cost.py                      # this build's uringc-bench
   python3 scripts/step_cost.py --other OLD/uringc-bench   # and an older build's, side by side
+  python3 scripts/step_cost.py --annotate nops_8     # the step's x86 instructions that run at
+                                                     # least once per 2 NOPs, with their counts
 
 The binaries are stripped of their debug info into a temporary folder first: valgrind 3.19
 cannot read LLVM 22's DWARF.
@@ -31,7 +33,63 @@ def parse_args():
                    help="the uringc-bench to count (default: this build's)")
     p.add_argument("--other", help="a second uringc-bench (an older build's) to count beside it")
     p.add_argument("--nops", type=int, default=100000)
+    p.add_argument("--annotate", choices=[g for g, _ in GRAPHS],
+                   help="print the hot instructions of this graph's step instead")
     return p.parse_args()
+
+
+def per_instruction(out, graph):
+    """{address: [Ir, Dr, Dw]} of uringc_step_<graph> from a --dump-instr=yes profile: the
+    callee costs on the line after each `calls=` are left out (they are inclusive)."""
+    counts, addr, in_fn, after_call = {}, 0, False, False
+    for line in open(out):
+        line = line.rstrip("\n")
+        if line.startswith("fn="):
+            in_fn = re.search(rf"\buringc_step_{graph}$", line) is not None
+            continue
+        if not in_fn:
+            continue
+        if line.startswith("calls="):
+            after_call = True
+            continue
+        m = re.match(r"^(0x[0-9a-f]+|[+-]\d+|\*)\s+\S+(.*)$", line)
+        if not m:
+            continue
+        pos, rest = m.groups()
+        if pos.startswith("0x"):
+            addr = int(pos, 16)
+        elif pos != "*":
+            addr += int(pos)
+        if after_call:
+            after_call = False
+            continue
+        c = counts.setdefault(addr, [0, 0, 0])
+        for i, v in enumerate(rest.split()[:3]):
+            c[i] += int(v)
+    return counts
+
+
+def annotate(bench, graph, k, nops, tmp):
+    out = os.path.join(tmp, f"callgrind.{graph}.instr")
+    subprocess.run(["valgrind", "--tool=callgrind", "--cache-sim=yes", "--dump-instr=yes",
+                    f"--callgrind-out-file={out}", bench, "nops", "--name", graph, "--runner",
+                    "host", "--program", graph, "--k", str(k), "--n", str(nops), "--ring",
+                    "runtime"], capture_output=True, check=True)
+    counts = per_instruction(out, graph)
+    symbols = subprocess.run(["nm", bench], capture_output=True, text=True, check=True).stdout
+    start = next(int(ln.split()[0], 16) for ln in symbols.splitlines()
+                 if ln.endswith(f" uringc_step_{graph}"))
+    dis = subprocess.run(["objdump", "-d", "--no-show-raw-insn", f"--start-address={start}",
+                          f"--stop-address={max(counts) + 1}", bench],
+                         capture_output=True, text=True, check=True).stdout
+    print(f"uringc_step_{graph}, per NOP: Ir Dr Dw, instructions run at least once per 2 NOPs")
+    for line in dis.splitlines():
+        m = re.match(r"^\s+([0-9a-f]+):\s+(.*)$", line)
+        if m and counts.get(int(m.group(1), 16), [0])[0] >= nops / 2:
+            ir, dr, dw = (v / nops for v in counts[int(m.group(1), 16)])
+            print(f"{ir:5.2f} {dr:5.2f} {dw:5.2f}  {m.group(1)}: {m.group(2)}")
+    total = [sum(c[i] for c in counts.values()) / nops for i in range(3)]
+    print(f"all of the step: Ir {total[0]:.1f}, Dr {total[1]:.1f}, Dw {total[2]:.1f} per NOP")
 
 
 def count(bench, graph, k, nops, tmp):
@@ -60,6 +118,11 @@ def main():
             sys.exit(f"step_cost: needs {tool} (apt-get install valgrind binutils)")
     benches = [args.bench] + ([args.other] if args.other else [])
     with tempfile.TemporaryDirectory(prefix="uringc-step-cost-") as tmp:
+        if args.annotate:
+            path = os.path.join(tmp, "bench")
+            subprocess.run(["objcopy", "--strip-debug", args.bench, path], check=True)
+            annotate(path, args.annotate, dict(GRAPHS)[args.annotate], args.nops, tmp)
+            return
         stripped = []
         for i, bench in enumerate(benches):
             path = os.path.join(tmp, f"bench{i}")
