@@ -16,7 +16,12 @@ namespace uringc {
 struct RingConstant {
   llvm::GlobalVariable* layout = nullptr;
   uint32_t index = 0;
-  llvm::Value* Read(StepBuilder& sb) const { return sb.ReadConstField(layout, index); }
+  /// Set by a step that read the field once at its start (a value that dominates the step's
+  /// code); Read then returns it instead of loading the field again.
+  llvm::Value* value = nullptr;
+  llvm::Value* Read(StepBuilder& sb) const {
+    return value != nullptr ? value : sb.ReadConstField(layout, index);
+  }
 };
 
 /// The fields of `.rodata struct uringc_ring_layout <prefix>ring` (default prefix `uringc_`). The

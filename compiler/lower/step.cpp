@@ -215,6 +215,9 @@ void GraphLowerer::EmitStep() {
                        llvm::AtomicOrdering::SequentiallyConsistent);
   }
   RingRegions regions = EmitGetRingRegions(sb, rc_);
+  // The SQ's size, which every push and every room check of an event loop compares with: read
+  // once, here. (A one-task step has few such reads, and the value kept live costs it more.)
+  if (!single_) rc_.sq_entries.value = rc_.sq_entries.Read(sb);
   if (!needs_mem_) {
     mem_ = nullptr;  // no timespecs or paths: the region is not mapped
   } else if (opt_.break_region_null_check) {
@@ -244,6 +247,7 @@ void GraphLowerer::EmitStep() {
   // the SQ's pending count in a register: each path's count is then a constant.
   pending_alloca_ =
       queue_->SettlePending(sb, single_ && none_ready_after_run_ && !pushes_in_loops_);
+  rc_.sq_entries.value = nullptr;
 }
 
 ReapResult GraphLowerer::EmitReapThenRun(StepBuilder& sb, const RingRegions& regions) {
