@@ -9,6 +9,9 @@ rounds of each round's ratio, which cancels the drift of a shared machine better
 medians (both are printed).
 
   python3 scripts/bench_ab.py --old-uringc /tmp/old/build/uringc --rounds 15 --suite sid
+
+With `--copy-mib N` the two compilers' objects of tests/bench/copy_depth.uring (16 lanes x 32
+KiB) also copy an N MiB file in each round (MB/s, and new/old speed).
 """
 import argparse
 import os
@@ -26,6 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GRAPHS = {1: "examples/nop_chain.uring", 8: "tests/bench/nops_8.uring",
           64: "tests/bench/nops_64.uring"}
 RINGS = {"c": "rewind", "compiled": "runtime"}
+COPY_GRAPH = "tests/bench/copy_depth.uring"
 
 
 def parse_args():
@@ -36,6 +40,8 @@ def parse_args():
     p.add_argument("--nops", type=int, default=1000000)
     p.add_argument("--suite", action="append", choices=["sid", "trixie-backports"])
     p.add_argument("--timeout", type=int, default=3000, help="seconds one boot may take")
+    p.add_argument("--copy-mib", type=int, default=0,
+                   help="also A/B the copy with depth on a file of this size (0: not)")
     return p.parse_args()
 
 
@@ -53,6 +59,14 @@ def workloads(args, objects_dir):
             work.append(wl.Workload(f"{who}_k{k}", "nops", "compiled", source, obj, k=k))
         work.append(wl.Workload(f"c_k{k}", "nops", "c", "lean C", wl.c_object("nops", RINGS),
                                 k=k))
+    if args.copy_mib:
+        for who, uringc in (("old", args.old_uringc),
+                            ("new", os.path.join(args.build_dir, "uringc"))):
+            obj = f"{who}_depth.o"
+            subprocess.run([uringc, "compile", "-O2", os.path.join(ROOT, COPY_GRAPH), "-o",
+                            os.path.join(objects_dir, obj)], check=True)
+            work.append(wl.Workload(f"{who}_depth", "copy", "compiled", COPY_GRAPH, obj,
+                                    depth=wl.DEPTH))
     return work
 
 
@@ -67,6 +81,12 @@ def report(release, runs):
             f"({med[a] / med[b]:.3f})" for a, b in (("new", "old"), ("old", "c"), ("new", "c")))
         print(f"  K={k:<2} rounds {len(ns['c'])}: C {med['c']:.0f}, old {med['old']:.0f}, "
               f"new {med['new']:.0f}; {text}")
+    if "new_depth" in runs:
+        mb = {w: [r["mb_s"] for r in runs[f"{w}_depth"]] for w in ("old", "new")}
+        ratio = statistics.median(n / o for o, n in zip(mb["old"], mb["new"]))
+        print(f"  copy_depth rounds {len(mb['new'])}: MB/s old {statistics.median(mb['old']):.0f}"
+              f", new {statistics.median(mb['new']):.0f}; new/old speed {ratio:.3f} "
+              f"({statistics.median(mb['new']) / statistics.median(mb['old']):.3f})")
 
 
 def main():
@@ -77,7 +97,8 @@ def main():
         for suite in args.suite or ["sid", "trixie-backports"]:  # one guest at a time: less noise
             try:
                 release, _, runs = guest.run_suite(suite, binary, objects_dir, work, args.rounds,
-                                                   args.nops, 4096, RINGS, args.timeout)
+                                                   args.nops, max(4096, args.copy_mib << 20),
+                                                   RINGS, args.timeout)
             except (guest.BenchError, guest.vmlib.VmError) as e:
                 print(f"bench_ab: [{suite}] {e}", file=sys.stderr)
                 return 1
