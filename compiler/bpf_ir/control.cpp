@@ -67,8 +67,8 @@ llvm::Value* EmitLazySelect(StepBuilder& sb, llvm::Value* cond, llvm::Value* if_
                             const char* name) {
   llvm::IRBuilder<>& ir = sb.ir();
   llvm::BasicBlock* from = ir.GetInsertBlock();
-  llvm::BasicBlock* rest_block = sb.NewBlock("or.rest");
-  llvm::BasicBlock* join = sb.NewBlock("or.end");
+  llvm::BasicBlock* rest_block = sb.NewBlock(llvm::Twine(name) + ".rest");
+  llvm::BasicBlock* join = sb.NewBlock(llvm::Twine(name) + ".end");
   ir.CreateCondBr(cond, join, rest_block);
   sb.SetBlock(rest_block);
   llvm::Value* value = rest(sb);

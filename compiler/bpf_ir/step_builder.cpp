@@ -71,7 +71,7 @@ void StepBuilder::Increment(llvm::GlobalVariable* global, ScalarType type, uint6
   Store(type, global, 0, ir_.CreateAdd(v, Const(type, delta)), size);
 }
 
-llvm::BasicBlock* StepBuilder::NewBlock(const char* name) {
+llvm::BasicBlock* StepBuilder::NewBlock(const llvm::Twine& name) {
   return llvm::BasicBlock::Create(context(), name, program_.function);
 }
 

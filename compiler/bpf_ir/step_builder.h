@@ -85,7 +85,7 @@ class StepBuilder {
   void Increment(llvm::GlobalVariable* global, ScalarType type, uint64_t delta = 1);
 
   /// A new block in the program (not yet the insertion point).
-  llvm::BasicBlock* NewBlock(const char* name);
+  llvm::BasicBlock* NewBlock(const llvm::Twine& name);
   /// Continues emitting at the end of `block`.
   void SetBlock(llvm::BasicBlock* block);
 

@@ -283,9 +283,11 @@ void GraphLowerer::EmitRequestDone(
     const std::function<llvm::BasicBlock*(rgir::NodeId, rgir::NodeId)>& edge) {
   llvm::IRBuilder<>& ir = b.ir();
   const rgir::Node& n = g_.nodes[id];
-  llvm::Value* res = direct_.resume_res != nullptr
-                         ? static_cast<llvm::Value*>(direct_.resume_res)
-                         : Table(h.task).LoadVarLow32(b, h.idx, kWordRes);
+  // In the state switch of a `woken` block the result is its phi; the slot must be that
+  // block's (a request's completion resumes the slot that awaited it).
+  const bool in_woken = direct_.resume_res != nullptr && h.idx == direct_.woken_idx[h.task];
+  llvm::Value* res = in_woken ? static_cast<llvm::Value*>(direct_.resume_res)
+                              : Table(h.task).LoadVarLow32(b, h.idx, kWordRes);
   // A sleep's own timer expiring is its success; this comes first, so that the -ETIME that a
   // fired link timeout produces below stays -ETIME (`sleep(10 s) within 40 ms` times out).
   if (n.request == sema::RequestKind::kSleep) {
