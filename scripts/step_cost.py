@@ -71,10 +71,7 @@ def per_instruction(out, graph):
 
 def annotate(bench, graph, k, nops, tmp):
     out = os.path.join(tmp, f"callgrind.{graph}.instr")
-    subprocess.run(["valgrind", "--tool=callgrind", "--cache-sim=yes", "--dump-instr=yes",
-                    f"--callgrind-out-file={out}", bench, "nops", "--name", graph, "--runner",
-                    "host", "--program", graph, "--k", str(k), "--n", str(nops), "--ring",
-                    "runtime"], capture_output=True, check=True)
+    callgrind(bench, graph, k, nops, out, "--dump-instr=yes")
     counts = per_instruction(out, graph)
     symbols = subprocess.run(["nm", bench], capture_output=True, text=True, check=True).stdout
     start = next(int(ln.split()[0], 16) for ln in symbols.splitlines()
@@ -92,15 +89,20 @@ def annotate(bench, graph, k, nops, tmp):
     print(f"all of the step: Ir {total[0]:.1f}, Dr {total[1]:.1f}, Dw {total[2]:.1f} per NOP")
 
 
-def count(bench, graph, k, nops, tmp):
-    """(Ir, Dr, Dw) per NOP of uringc_step_<graph>."""
-    out = os.path.join(tmp, f"callgrind.{graph}")
-    cmd = ["valgrind", "--tool=callgrind", "--cache-sim=yes", f"--callgrind-out-file={out}",
-           bench, "nops", "--name", graph, "--runner", "host", "--program", graph,
-           "--k", str(k), "--n", str(nops), "--ring", "runtime"]
+def callgrind(bench, graph, k, nops, out, *options):
+    """Runs the graph's NOPs on the host engine under callgrind into `out`; exits if it failed."""
+    cmd = ["valgrind", "--tool=callgrind", "--cache-sim=yes", *options,
+           f"--callgrind-out-file={out}", bench, "nops", "--name", graph, "--runner", "host",
+           "--program", graph, "--k", str(k), "--n", str(nops), "--ring", "runtime"]
     run = subprocess.run(cmd, capture_output=True, text=True)
     if run.returncode != 0 or '"ok":true' not in run.stdout:
         sys.exit(f"step_cost: {' '.join(cmd)} failed:\n{run.stdout}{run.stderr}")
+
+
+def count(bench, graph, k, nops, tmp):
+    """(Ir, Dr, Dw) per NOP of uringc_step_<graph>."""
+    out = os.path.join(tmp, f"callgrind.{graph}")
+    callgrind(bench, graph, k, nops, out)
     report = subprocess.run(["callgrind_annotate", "--inclusive=no", "--show=Ir,Dr,Dw", out],
                             capture_output=True, text=True, check=True).stdout
     for line in report.splitlines():
