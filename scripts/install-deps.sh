@@ -28,7 +28,7 @@ add_suite bookworm-backports "$("$mirror_of" archive)"
 
 packages=(
   # build
-  cmake ninja-build g++ make pkg-config git python3
+  cmake ninja-build g++ make pkg-config git python3 lld
   llvm-22-dev clang-22 libclang-rt-22-dev
   antlr4 libantlr4-runtime-dev
   liburing-dev libelf-dev zlib1g-dev libzstd-dev
