@@ -151,6 +151,9 @@ def main():
     rings = {"c": args.c_ring, "user": args.user_ring, "compiled": args.compiled_ring,
              "host": "runtime"}
     work = wl.all_workloads(rings)
+    if args.smoke:  # the smoke run also checks that the kernel times loop_step (bench_ab.py)
+        for w in work:
+            w.bpf_stats = w.runner in ("c", "compiled") and w.kind == "nops"
     info = machine(args)
 
     static = {}  # the lean C baselines as built for the C ring mode
@@ -184,6 +187,13 @@ def main():
         missing = [w.name for w in work if len(runs.get(w.name, [])) != args.rounds]
         if missing:
             print(f"[{suite}] FAILED: no result from {', '.join(missing)}", flush=True)
+            failed.append(suite)
+            continue
+        untimed = [w.name for w in work if w.bpf_stats and not all(
+            r.get("bpf_runs") == r.get("steps") and r.get("bpf_ns", 0) > 0 for r in runs[w.name])]
+        if untimed:
+            print(f"[{suite}] FAILED: the kernel did not time every loop_step of "
+                  f"{', '.join(untimed)} (--bpf-stats)", flush=True)
             failed.append(suite)
             continue
         kernels.append((release, accel, report.medians(runs)))

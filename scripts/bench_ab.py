@@ -11,7 +11,10 @@ medians (both are printed).
   python3 scripts/bench_ab.py --old-uringc /tmp/old/build/uringc --rounds 15 --suite sid
 
 With `--copy-mib N` the two compilers' objects of tests/bench/copy_depth.uring (16 lanes x 32
-KiB) also copy an N MiB file in each round (MB/s, and new/old speed).
+KiB) also copy an N MiB file in each round (MB/s, and new/old speed). With `--bpf-stats` the
+kernel also times each loop_step call (BPF run-time statistics, two clock reads per call): the
+report adds the nanoseconds per step spent in the controllers, which tells a slower controller
+from a slower trip around io_uring's wait loop.
 """
 import argparse
 import os
@@ -42,6 +45,8 @@ def parse_args():
     p.add_argument("--timeout", type=int, default=3000, help="seconds one boot may take")
     p.add_argument("--copy-mib", type=int, default=0,
                    help="also A/B the copy with depth on a file of this size (0: not)")
+    p.add_argument("--bpf-stats", action="store_true",
+                   help="also report the kernel's time per loop_step in each controller")
     return p.parse_args()
 
 
@@ -56,9 +61,10 @@ def workloads(args, objects_dir):
             obj = f"{who}_k{k}.o"
             subprocess.run([uringc, "compile", "-O2", os.path.join(ROOT, source), "-o",
                             os.path.join(objects_dir, obj)], check=True)
-            work.append(wl.Workload(f"{who}_k{k}", "nops", "compiled", source, obj, k=k))
+            work.append(wl.Workload(f"{who}_k{k}", "nops", "compiled", source, obj, k=k,
+                                    bpf_stats=args.bpf_stats))
         work.append(wl.Workload(f"c_k{k}", "nops", "c", "lean C", wl.c_object("nops", RINGS),
-                                k=k))
+                                k=k, bpf_stats=args.bpf_stats))
     if args.copy_mib:
         for who, uringc in (("old", args.old_uringc),
                             ("new", os.path.join(args.build_dir, "uringc"))):
@@ -81,6 +87,17 @@ def report(release, runs):
             f"({med[a] / med[b]:.3f})" for a, b in (("new", "old"), ("old", "c"), ("new", "c")))
         print(f"  K={k:<2} rounds {len(ns['c'])}: C {med['c']:.0f}, old {med['old']:.0f}, "
               f"new {med['new']:.0f}; {text}")
+        if "bpf_ns_per_step" in runs[f"c_k{k}"][0]:
+            per = {w: statistics.median(r["bpf_ns_per_step"] for r in runs[f"{w}_k{k}"])
+                   for w in ("c", "old", "new")}
+            steps = {w: statistics.median(r["steps_per_op"] for r in runs[f"{w}_k{k}"])
+                     for w in ("c", "old", "new")}
+            enters = {w: statistics.median(r["enters"] for r in runs[f"{w}_k{k}"])
+                      for w in ("c", "old", "new")}
+            print("       in loop_step, ns per step (per NOP); steps per NOP; io_uring_enter "
+                  "calls: " + ", ".join(f"{w} {per[w]:.0f} ({per[w] * steps[w]:.0f}); "
+                                        f"{steps[w]:.4f}; {enters[w]:.0f}"
+                                        for w in ("c", "old", "new")))
     if "new_depth" in runs:
         mb = {w: [r["mb_s"] for r in runs[f"{w}_depth"]] for w in ("old", "new")}
         ratio = statistics.median(n / o for o, n in zip(mb["old"], mb["new"]))

@@ -22,6 +22,7 @@ class Workload:
     block: int = 4096
     source: str = ""  # the program, for the docs
     program: str = ""  # host: the graph's host build linked into uringc-bench
+    bpf_stats: bool = False  # c, compiled: also the kernel's time in loop_step (--bpf-stats)
 
     def argv(self, binary, rings, nops):
         """uringc-bench's command line; rings maps runner -> ring mode."""
@@ -31,6 +32,8 @@ class Workload:
             args += ["--object", f"{GUEST_DIR}/{self.obj}"]
         if self.program:
             args += ["--program", self.program]
+        if self.bpf_stats:
+            args.append("--bpf-stats")
         if self.kind == "nops":
             args += ["--k", str(self.k), "--n", str(nops)]
         else:

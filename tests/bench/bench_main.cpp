@@ -5,9 +5,9 @@
 //
 //   uringc-bench make-file PATH BYTES
 //   uringc-bench nops --name W --runner user|c|compiled|host --k K --n N [--object F]
-//                     [--program G] [--ring M]
+//                     [--program G] [--ring M] [--bpf-stats]
 //   uringc-bench copy --name W --runner user|c|compiled|host --src IN --dst OUT [--depth D]
-//                     [--block B] [--object F] [--program G] [--ring M]
+//                     [--block B] [--object F] [--program G] [--ring M] [--bpf-stats]
 //   uringc-bench server --name W --protocol echo|file --port P --conns C --server 'CMD ARGS'
 //                       [--seconds S] [--warmup S] [--message B] [--key K --file PATH]
 //                       [--upstream 'CMD ARGS' --upstream-port P]
@@ -41,6 +41,7 @@ struct Options {
   std::string name, runner = "user", object, program, ring = "rewind", src, dst;
   uint32_t k = 1, depth = 1, block = 4096, sq = 0, cq = 0;
   uint64_t n = 1000;
+  bool bpf_stats = false;
 };
 
 // SQ entries: at least 8 (upstream's rings) and room for everything in flight.
@@ -71,6 +72,7 @@ BpfRun BpfRunFor(const Options& o, uint32_t in_flight) {
   run.ring.mode = o.ring;
   run.ring.sq_entries = SqEntries(o, in_flight);
   run.ring.cq_entries = o.cq ? o.cq : run.ring.sq_entries;
+  run.bpf_stats = o.bpf_stats;
   return run;
 }
 
@@ -181,6 +183,9 @@ int Main(int argc, char** argv) {
                     "(uringc::Ring)");
     sub->add_option("--sq", o.sq, "SQ entries (default: 8, or more for what is in flight)");
     sub->add_option("--cq", o.cq, "CQ entries (default: as many as SQ entries)");
+    sub->add_flag("--bpf-stats", o.bpf_stats,
+                  "c, compiled: also measure the time the kernel spends in the controller "
+                  "(BPF run-time statistics, which cost every loop_step two clock reads)");
   }
   nops->add_option("--k", o.k, "NOPs in flight (lanes of a compiled graph)")
       ->check(CLI::Range(1u, 4096u));

@@ -1,11 +1,15 @@
 // Loading and timing a controller through the runtime (bpf_workloads.h). Buffers parameters get
 // their declared size in fresh anonymous memory, as `uringc run` gives them; the run is timed
-// from the first io_uring_enter to the controller's finish.
+// from the first io_uring_enter to the controller's finish. With bpf_stats the kernel's own
+// run-time statistics say how much of that time the controller's loop_step calls took.
 #include "bpf_workloads.h"
 
+#include <bpf/bpf.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -71,6 +75,29 @@ uringc::Ring* MakeRing(const BpfRingChoice& choice, size_t mem_min,
   return owned->get();
 }
 
+// The run time and run count the kernel has recorded for every struct_ops program loaded (the
+// benchmark's guest runs one controller at a time, so the difference over a run is its own).
+struct ProgramTime {
+  int64_t ns = 0;
+  int64_t runs = 0;
+};
+
+ProgramTime StructOpsTime() {
+  ProgramTime t;
+  for (uint32_t id = 0; bpf_prog_get_next_id(id, &id) == 0;) {
+    const int fd = bpf_prog_get_fd_by_id(id);
+    if (fd < 0) continue;
+    bpf_prog_info info{};
+    uint32_t len = sizeof(info);
+    if (bpf_prog_get_info_by_fd(fd, &info, &len) == 0 && info.type == BPF_PROG_TYPE_STRUCT_OPS) {
+      t.ns += static_cast<int64_t>(info.run_time_ns);
+      t.runs += static_cast<int64_t>(info.run_cnt);
+    }
+    close(fd);
+  }
+  return t;
+}
+
 }  // namespace
 
 Measurement RunBpf(const BpfRun& run) {
@@ -116,9 +143,22 @@ Measurement RunBpf(const BpfRun& run) {
     m.error = r.error().message;
     return m;
   }
+  // The statistics stay on while the returned descriptor is open.
+  const int stats_fd = run.bpf_stats && !run.host ? bpf_enable_stats(BPF_STATS_RUN_TIME) : -1;
+  if (run.bpf_stats && !run.host && stats_fd < 0) {
+    m.error = std::string("cannot switch on BPF run-time statistics: ") + strerror(errno);
+    return m;
+  }
+  const ProgramTime before = stats_fd >= 0 ? StructOpsTime() : ProgramTime{};
   const auto start = std::chrono::steady_clock::now();
   auto out = c.Run();
   m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (stats_fd >= 0) {
+    const ProgramTime after = StructOpsTime();
+    m.bpf_ns = after.ns - before.ns;
+    m.bpf_runs = after.runs - before.runs;
+    close(stats_fd);
+  }
   if (!out) {
     m.error = out.error().message;
     return m;

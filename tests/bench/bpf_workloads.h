@@ -34,6 +34,9 @@ struct BpfRun {
   bool copy = false;                    ///< ops are bytes
   uint64_t ops = 0;                     ///< NOPs or bytes the run must complete
   Expected expected;
+  /// Also measure the kernel's time in the controller (Measurement::bpf_ns): BPF run-time
+  /// statistics are switched on for the run.
+  bool bpf_stats = false;
 };
 
 /// Loads and runs `run`; the measurement's error says what went wrong.

@@ -24,6 +24,12 @@ void PrintMeasurement(const std::string& workload, const Measurement& m) {
   }
   if (m.processed >= 0) j["processed"] = m.processed;
   if (m.enters >= 0) j["enters"] = m.enters;
+  if (m.bpf_ns >= 0) {
+    j["bpf_ns"] = m.bpf_ns;
+    j["bpf_runs"] = m.bpf_runs;
+    if (m.bpf_runs > 0)
+      j["bpf_ns_per_step"] = static_cast<double>(m.bpf_ns) / static_cast<double>(m.bpf_runs);
+  }
   if (!m.error.empty()) j["error"] = m.error;
   std::printf("BENCH %s\n", j.dump().c_str());
   std::fflush(stdout);
