@@ -50,27 +50,31 @@ def parse_args():
     return p.parse_args()
 
 
+def compile_both(args, objects_dir, source, suffix):
+    """(who, object name) for the old and the new compiler's -O2 objects of `source`."""
+    out = []
+    for who, uringc in (("old", args.old_uringc),
+                        ("new", os.path.join(args.build_dir, "uringc"))):
+        obj = f"{who}_{suffix}.o"
+        subprocess.run([uringc, "compile", "-O2", os.path.join(ROOT, source), "-o",
+                        os.path.join(objects_dir, obj)], check=True)
+        out.append((who, obj))
+    return out
+
+
 def workloads(args, objects_dir):
     """old, new and C for each K; the two compilers' objects compiled into objects_dir."""
     bench = os.path.join(args.build_dir, "tests", "bench")
     shutil.copy(os.path.join(bench, wl.c_object("nops", RINGS)), objects_dir)
     work = []
     for k, source in GRAPHS.items():
-        for who, uringc in (("old", args.old_uringc),
-                            ("new", os.path.join(args.build_dir, "uringc"))):
-            obj = f"{who}_k{k}.o"
-            subprocess.run([uringc, "compile", "-O2", os.path.join(ROOT, source), "-o",
-                            os.path.join(objects_dir, obj)], check=True)
+        for who, obj in compile_both(args, objects_dir, source, f"k{k}"):
             work.append(wl.Workload(f"{who}_k{k}", "nops", "compiled", source, obj, k=k,
                                     bpf_stats=args.bpf_stats))
         work.append(wl.Workload(f"c_k{k}", "nops", "c", "lean C", wl.c_object("nops", RINGS),
                                 k=k, bpf_stats=args.bpf_stats))
     if args.copy_mib:
-        for who, uringc in (("old", args.old_uringc),
-                            ("new", os.path.join(args.build_dir, "uringc"))):
-            obj = f"{who}_depth.o"
-            subprocess.run([uringc, "compile", "-O2", os.path.join(ROOT, COPY_GRAPH), "-o",
-                            os.path.join(objects_dir, obj)], check=True)
+        for who, obj in compile_both(args, objects_dir, COPY_GRAPH, "depth"):
             work.append(wl.Workload(f"{who}_depth", "copy", "compiled", COPY_GRAPH, obj,
                                     depth=wl.DEPTH))
     return work
