@@ -69,6 +69,10 @@ void TaskTable::StoreVar(StepBuilder& sb, llvm::Value* index, uint32_t var, llvm
   sb.Store(ScalarType::kU64, Slot(sb, index), 8 + 8 * uint64_t{var}, value, 8);
 }
 
+llvm::Value* TaskTable::VarAddress(StepBuilder& sb, llvm::Value* index, uint32_t var) {
+  return sb.At(Slot(sb, index), sb.ir().getInt64(8 + 8 * uint64_t{var}));
+}
+
 llvm::Value* TaskTable::LoadVarAt(StepBuilder& sb, llvm::Value* index, llvm::Value* var) {
   llvm::IRBuilder<>& ir = sb.ir();
   llvm::Value* off = ir.CreateAdd(ir.CreateShl(var, 3), ir.getInt64(8), "var_off");

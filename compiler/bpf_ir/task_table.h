@@ -38,6 +38,8 @@ class TaskTable {
   void StoreState(StepBuilder& sb, llvm::Value* index, uint32_t state);
   llvm::Value* LoadVar(StepBuilder& sb, llvm::Value* index, uint32_t var);
   void StoreVar(StepBuilder& sb, llvm::Value* index, uint32_t var, llvm::Value* value);
+  /// The address of word `var` of slot `index`, for a subprogram that reads or writes it.
+  llvm::Value* VarAddress(StepBuilder& sb, llvm::Value* index, uint32_t var);
   /// The low half of word `var` (its first 4 bytes: the BPF targets are little endian) as an
   /// i32: for a word that holds a sign-extended i32 (a CQE's res), read at its own width, a sign
   /// test stays one 32-bit compare instead of a 64-bit load, a mask and a test of bit 31.

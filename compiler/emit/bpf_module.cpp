@@ -116,6 +116,35 @@ llvm::GlobalVariable* BpfModule::CreateOps(std::string_view name, const BpfProgr
   return gv;
 }
 
+llvm::Function* BpfModule::CreateHelper(std::string_view name, llvm::FunctionType* type,
+                                        llvm::DISubroutineType* debug_type,
+                                        std::initializer_list<const char*> params,
+                                        SourceRange decl) {
+  auto* fn = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage, Ref(name), *module_);
+  // In `.text`, where libbpf looks for subprograms: a function in a `struct_ops` section would
+  // be taken for another program.
+  fn->setSection(".text");
+  fn->addFnAttr(llvm::Attribute::NoUnwind);
+  fn->addFnAttr(llvm::Attribute::NoInline);
+  fn->addFnAttr("no-jump-tables", "true");
+  llvm::DIFile* file = File(decl.file);
+  const unsigned line = LineOf(decl);
+  llvm::DISubprogram* sp = di_->createFunction(
+      file, Ref(name), Ref(name), file, line, debug_type, line, llvm::DINode::FlagPrototyped,
+      llvm::DISubprogram::SPFlagDefinition | llvm::DISubprogram::SPFlagLocalToUnit |
+          (options_.optimized ? llvm::DISubprogram::SPFlagOptimized
+                              : llvm::DISubprogram::SPFlagZero));
+  unsigned arg = 1;
+  llvm::DITypeRefArray types = debug_type->getTypeArray();
+  for (const char* param : params) {
+    fn->getArg(arg - 1)->setName(param);
+    di_->createParameterVariable(sp, param, arg, file, line, types[arg], /*AlwaysPreserve=*/true);
+    arg++;
+  }
+  fn->setSubprogram(sp);
+  return fn;
+}
+
 namespace {
 
 // A kfunc extern: weak, in `.ksyms`, with a declaration DISubprogram so BTF describes it.

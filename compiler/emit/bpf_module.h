@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <string>
@@ -79,6 +80,14 @@ class BpfModule {
   /// Defines the `io_uring_bpf_ops` variable `name` in `.struct_ops.link` whose loop_step is
   /// `program`. ring_fd stays 0: the loader sets it before load.
   llvm::GlobalVariable* CreateOps(std::string_view name, const BpfProgram& program);
+  /// A static BPF subprogram `name` (a function in `.text` with internal linkage, never
+  /// inlined) that the program calls: code used at many places emitted once. `debug_type`
+  /// describes it for BTF (every subprogram needs its func_info) and `params` names its
+  /// parameters. The body is the caller's to build; its instructions need debug locations in
+  /// the returned function's DISubprogram.
+  llvm::Function* CreateHelper(std::string_view name, llvm::FunctionType* type,
+                               llvm::DISubroutineType* debug_type,
+                               std::initializer_list<const char*> params, SourceRange decl);
 
   /// `__u8 *bpf_io_uring_get_region(ctx *, __u32 region_id, const size_t rdwr_buf_size)`.
   llvm::Function* GetRegionKfunc();

@@ -82,6 +82,29 @@ void DropMayGotos(llvm::Function& step) {
   }
 }
 
+// The BPF object's subprograms (BpfModule::CreateHelper: code shared to keep the object small)
+// go back into the step: they address the `.bss` state, which on the host is relative to the
+// step's state pointer, and native code does not care about their size.
+bool InlineHelpers(llvm::Module& m, llvm::Function& step) {
+  std::vector<llvm::Function*> helpers;
+  for (llvm::Function& f : m)
+    if (&f != &step && !f.isDeclaration() && f.hasInternalLinkage()) helpers.push_back(&f);
+  for (llvm::Function* f : helpers) {
+    std::vector<llvm::CallBase*> calls;
+    for (llvm::User* u : f->users()) {
+      auto* call = llvm::dyn_cast<llvm::CallBase>(u);
+      if (call == nullptr || call->getCalledFunction() != f) return false;
+      calls.push_back(call);
+    }
+    for (llvm::CallBase* call : calls) {
+      llvm::InlineFunctionInfo info;
+      if (!llvm::InlineFunction(*call, info).isSuccess()) return false;
+    }
+    f->eraseFromParent();
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string HostProgramSymbol(std::string_view graph) {
@@ -101,6 +124,7 @@ bool RetargetModuleToHost(llvm::Module& m, const HostModuleSpec& spec, Diagnosti
   llvm::Function* step = m.getFunction(spec.program);
   if (step == nullptr || step->isDeclaration() || step->arg_size() != 1)
     return Fail(diags, "no program `" + spec.program + "`");
+  if (!InlineHelpers(m, *step)) return Fail(diags, "a subprogram could not be inlined");
 
   // What only libbpf and the kernel read.
   if (auto* used = m.getGlobalVariable("llvm.compiler.used")) used->eraseFromParent();

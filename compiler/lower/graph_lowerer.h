@@ -169,6 +169,9 @@ class GraphLowerer {
   // ----- ready.cpp -----
   /// Makes (task, idx) runnable: on the ready queue unless already there (one task: unparked).
   void Enqueue(StepBuilder& b, rgir::TaskId task, llvm::Value* idx);
+  /// The subprogram Enqueue calls (ready.cpp), built on first use.
+  llvm::Function* EnqueueHelper(StepBuilder& b);
+  llvm::Function* enqueue_helper_ = nullptr;
   /// The first step's start of the root task.
   void EmitStartGraph(StepBuilder& b);
   /// i1: some slot is runnable.

@@ -16,17 +16,49 @@ void GraphLowerer::Enqueue(StepBuilder& b, rgir::TaskId task, llvm::Value* idx) 
     t.StoreVar(b, idx, kWordQueued, ir.getInt64(0));  // not parked
     return;
   }
-  llvm::Value* queued = t.LoadVar(b, idx, kWordQueued);
-  EmitIf(b, ir.CreateICmpEQ(queued, ir.getInt64(0)), [&](StepBuilder& b) {
-    t.StoreVar(b, idx, kWordQueued, ir.getInt64(1));
-    llvm::Value* tail = b.Load(ScalarType::kU32, ready_tail_, 0, 4, true);
-    llvm::Value* at = ir.CreateZExt(ir.CreateAnd(tail, ir.getInt32(ready_size_ - 1)),
-                                    ir.getInt64Ty());
-    llvm::Value* entry = ir.CreateOr(ir.getInt32(task << 16),
-                                     ir.CreateTrunc(idx, ir.getInt32Ty()));
-    b.Store(ScalarType::kU32, b.At(ready_, ir.CreateShl(at, 2)), 0, entry, 4);
-    b.Store(ScalarType::kU32, ready_tail_, 0, ir.CreateAdd(tail, ir.getInt32(1)), 4, true);
-  });
+  llvm::Value* entry = ir.CreateOr(ir.getInt32(task << 16), ir.CreateTrunc(idx, ir.getInt32Ty()));
+  ir.CreateCall(EnqueueHelper(b), {t.VarAddress(b, idx, kWordQueued), entry});
+}
+
+// A slot goes on the queue from many places (a completion, a child's end, a cancelled request's
+// drain, a yield, a deadline): the same dozen instructions each time, so they are one BPF
+// subprogram, `uringc_<graph>_enqueue(queued, entry)`, which puts `entry` (task << 16 | slot) on
+// the queue unless the slot's `queued` word says it is there already (the proxy had some 60
+// copies of them, about 800 instructions).
+llvm::Function* GraphLowerer::EnqueueHelper(StepBuilder& b) {
+  if (enqueue_helper_ != nullptr) return enqueue_helper_;
+  llvm::LLVMContext& ctx = m_.context();
+  llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
+  auto* type = llvm::FunctionType::get(i32, {llvm::PointerType::get(ctx, 0), i32}, false);
+  DebugTypes& types = m_.types();
+  llvm::DISubroutineType* debug_type = m_.di().createSubroutineType(m_.di().getOrCreateTypeArray(
+      {types.Int(), types.U64Ptr(), types.Scalar(ScalarType::kU32)}));
+  llvm::Function* fn = m_.CreateHelper("uringc_" + g_.name + "_enqueue", type, debug_type,
+                                       {"queued", "entry"}, b.program().decl);
+  llvm::IRBuilder<> ir(llvm::BasicBlock::Create(ctx, "start", fn));
+  ir.SetCurrentDebugLocation(
+      llvm::DILocation::get(ctx, fn->getSubprogram()->getLine(), 0, fn->getSubprogram()));
+  llvm::BasicBlock* put = llvm::BasicBlock::Create(ctx, "put", fn);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx, "done", fn);
+  llvm::Value* queued = fn->getArg(0);
+  ir.CreateCondBr(ir.CreateICmpEQ(ir.CreateAlignedLoad(i64, queued, llvm::Align(8)),
+                                  ir.getInt64(0)),
+                  put, done);
+  ir.SetInsertPoint(put);
+  ir.CreateAlignedStore(ir.getInt64(1), queued, llvm::Align(8));
+  llvm::Value* tail = ir.CreateAlignedLoad(i32, ready_tail_, llvm::Align(4), /*isVolatile=*/true);
+  llvm::Value* at = ir.CreateZExt(ir.CreateAnd(tail, ir.getInt32(ready_size_ - 1)), i64);
+  ir.CreateAlignedStore(fn->getArg(1),
+                        ir.CreateInBoundsGEP(ir.getInt8Ty(), ready_, {ir.CreateShl(at, 2)}),
+                        llvm::Align(4));
+  ir.CreateAlignedStore(ir.CreateAdd(tail, ir.getInt32(1)), ready_tail_, llvm::Align(4),
+                        /*isVolatile=*/true);
+  ir.CreateBr(done);
+  ir.SetInsertPoint(done);
+  ir.CreateRet(ir.getInt32(0));  // a subprogram's exit reads r0
+  enqueue_helper_ = fn;
+  return fn;
 }
 
 // The first step writes the literals into the region and, with several tasks, queues task 0
