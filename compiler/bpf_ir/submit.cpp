@@ -19,7 +19,11 @@ static_assert(offsetof(io_uring_sqe, opcode) == 0 && offsetof(io_uring_sqe, flag
 
 SubmitQueue::SubmitQueue(StepBuilder& sb, const RingRegions& regions, const RingConstants& rc,
                          bool mid_step_flush, bool pending_may_be_register)
-    : sqes_(regions.sqes), sq_entries_(rc.sq_entries) {
+    : sqes_(regions.sqes),
+      sq_entries_(rc.sq_entries),
+      mid_step_flush_(mid_step_flush),
+      pending_in_bss_(!pending_may_be_register),
+      sq_rewind_(&rc.sq_rewind) {
   llvm::IRBuilder<>& ir = sb.ir();
   sq_tail_ptr_ = sb.At(regions.rings, ir.CreateZExt(rc.sq_tail_off.Read(sb), ir.getInt64Ty()));
   rewind_ = ir.CreateICmpNE(rc.sq_rewind.Read(sb), ir.getInt32(0), "sq_rewind");
@@ -130,6 +134,12 @@ llvm::Instruction* SubmitQueue::Push(StepBuilder& sb, const SqeFields& f) {
 // kernel starts at sqes[0]).
 void SubmitQueue::Flush(StepBuilder& sb) {
   llvm::IRBuilder<>& ir = sb.ir();
+  if (mid_step_flush_ && pending_in_bss_) {
+    llvm::Value* ret = ir.CreateCall(FlushHelper(sb), {sb.ring(), sq_tail_ptr_}, "flushed");
+    sb.StopIf(ir.CreateICmpSLT(ret, ir.getInt32(0)), StopReason::kSubmitFailed, ret);
+    sb.StopIf(ir.CreateICmpNE(ret, ir.getInt32(0)), StopReason::kSubmitFailed);  // EAGAIN
+    return;
+  }
   llvm::Value* n = Pending(sb);
   EmitIf(sb, ir.CreateICmpNE(n, ir.getInt32(0)), [&](StepBuilder& b) {
     llvm::IRBuilder<>& ir = b.ir();
@@ -146,6 +156,63 @@ void SubmitQueue::Flush(StepBuilder& sb) {
     }
     StorePending(b, ir.getInt32(0));
   });
+}
+
+// A step that may submit in the middle (cancelling a wide fork, copying openat paths) flushes at
+// many places: each was some 25 instructions (the tail, the call, its checks, the counts), now a
+// call of this subprogram, which does what Flush does inline and leaves stopping the step, which
+// only the program itself can do, to its caller.
+llvm::Function* SubmitQueue::FlushHelper(StepBuilder& sb) {
+  if (flush_helper_ != nullptr) return flush_helper_;
+  BpfModule& m = sb.module();
+  llvm::LLVMContext& ctx = m.context();
+  llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::Type* ptr = llvm::PointerType::get(ctx, 0);
+  DebugTypes& types = m.types();
+  llvm::DISubroutineType* debug_type = m.di().createSubroutineType(m.di().getOrCreateTypeArray(
+      {types.Int(), types.ContextPtr(), types.U64Ptr()}));
+  llvm::Function* fn = m.CreateHelper(sb.InternalName("flush"), llvm::FunctionType::get(i32, {ptr, ptr}, false),
+                                      debug_type, {"ring", "sq_tail"}, sb.program().decl);
+  llvm::IRBuilder<> ir(llvm::BasicBlock::Create(ctx, "start", fn));
+  ir.SetCurrentDebugLocation(
+      llvm::DILocation::get(ctx, fn->getSubprogram()->getLine(), 0, fn->getSubprogram()));
+  auto block = [&](const char* name) { return llvm::BasicBlock::Create(ctx, name, fn); };
+  auto load32 = [&](llvm::Value* p) {
+    return ir.CreateAlignedLoad(i32, p, llvm::Align(4), /*isVolatile=*/true);
+  };
+  auto store32 = [&](llvm::Value* v, llvm::Value* p) {
+    ir.CreateAlignedStore(v, p, llvm::Align(4), /*isVolatile=*/true);
+  };
+  llvm::BasicBlock* done = block("done");
+  llvm::BasicBlock* some = block("some");
+  llvm::Value* n = load32(pending_);
+  ir.CreateCondBr(ir.CreateICmpEQ(n, ir.getInt32(0)), done, some);
+  ir.SetInsertPoint(some);
+  // On a tail ring the SQEs are published first (the SQ_REWIND ring's constant 1 drops this).
+  llvm::BasicBlock* tail = block("tail");
+  llvm::BasicBlock* submit = block("submit");
+  llvm::Value* rewind = load32(
+      ir.CreateConstInBoundsGEP2_32(sq_rewind_->layout->getValueType(), sq_rewind_->layout, 0,
+                                    sq_rewind_->index));
+  ir.CreateCondBr(ir.CreateICmpEQ(rewind, ir.getInt32(0)), tail, submit);
+  ir.SetInsertPoint(tail);
+  store32(ir.CreateAdd(load32(fn->getArg(1)), n), fn->getArg(1));
+  ir.CreateBr(submit);
+  ir.SetInsertPoint(submit);
+  llvm::Value* ret = ir.CreateCall(m.SubmitSqesKfunc(), {fn->getArg(0), n}, "submitted");
+  llvm::BasicBlock* failed = block("failed");
+  llvm::BasicBlock* whole = block("whole");
+  ir.CreateCondBr(ir.CreateICmpEQ(ret, n), whole, failed);
+  ir.SetInsertPoint(failed);  // an errno, or 1 for a short count
+  ir.CreateRet(ir.CreateSelect(ir.CreateICmpSLT(ret, ir.getInt32(0)), ret, ir.getInt32(1)));
+  ir.SetInsertPoint(whole);
+  if (submitted_ != nullptr) store32(ir.CreateAdd(load32(submitted_), n), submitted_);
+  store32(ir.getInt32(0), pending_);
+  ir.CreateBr(done);
+  ir.SetInsertPoint(done);
+  ir.CreateRet(ir.getInt32(0));
+  flush_helper_ = fn;
+  return fn;
 }
 
 }  // namespace uringc

@@ -53,6 +53,10 @@ class SubmitQueue {
   /// i32: the SQ tail as published by the last Flush (or as the step found it).
   llvm::Value* Tail(StepBuilder& sb);
   void StorePending(StepBuilder& sb, llvm::Value* n);
+  /// With mid-step flushes and `pending` in `.bss`: the whole flush as one subprogram,
+  /// `<program>_flush(ring, sq_tail)`, which returns 0, the submission's negative errno, or 1 for
+  /// a short count (built on first use).
+  llvm::Function* FlushHelper(StepBuilder& sb);
 
   llvm::Value* sqes_;
   llvm::Value* sq_tail_ptr_;
@@ -64,6 +68,10 @@ class SubmitQueue {
   llvm::Value* pending_ = nullptr;
   bool pending_volatile_ = true;
   llvm::GlobalVariable* submitted_ = nullptr;
+  bool mid_step_flush_ = false;
+  bool pending_in_bss_ = false;
+  const RingConstant* sq_rewind_ = nullptr;
+  llvm::Function* flush_helper_ = nullptr;
 };
 
 }  // namespace uringc
