@@ -92,12 +92,10 @@ def report(release, runs):
         print(f"  K={k:<2} rounds {len(ns['c'])}: C {med['c']:.0f}, old {med['old']:.0f}, "
               f"new {med['new']:.0f}; {text}")
         if "bpf_ns_per_step" in runs[f"c_k{k}"][0]:
-            per = {w: statistics.median(r["bpf_ns_per_step"] for r in runs[f"{w}_k{k}"])
-                   for w in ("c", "old", "new")}
-            steps = {w: statistics.median(r["steps_per_op"] for r in runs[f"{w}_k{k}"])
-                     for w in ("c", "old", "new")}
-            enters = {w: statistics.median(r["enters"] for r in runs[f"{w}_k{k}"])
-                      for w in ("c", "old", "new")}
+            def medians(key):
+                return {w: statistics.median(r[key] for r in runs[f"{w}_k{k}"])
+                        for w in ("c", "old", "new")}
+            per, steps, enters = medians("bpf_ns_per_step"), medians("steps_per_op"), medians("enters")
             print("       in loop_step, ns per step (per NOP); steps per NOP; io_uring_enter "
                   "calls: " + ", ".join(f"{w} {per[w]:.0f} ({per[w] * steps[w]:.0f}); "
                                         f"{steps[w]:.4f}; {enters[w]:.0f}"

@@ -60,9 +60,10 @@ llvm::Value* StepBuilder::ReadConst(llvm::GlobalVariable* rodata) {
                                /*isVolatile=*/true, rodata->getName());
 }
 
-llvm::Value* StepBuilder::ReadConstField(llvm::GlobalVariable* rodata, uint32_t index) {
-  llvm::Value* field = ir_.CreateConstInBoundsGEP2_32(rodata->getValueType(), rodata, 0, index);
-  return ir_.CreateAlignedLoad(ir_.getInt32Ty(), field, llvm::Align(4), /*isVolatile=*/true);
+llvm::Value* StepBuilder::ReadConstField(llvm::IRBuilder<>& ir, llvm::GlobalVariable* rodata,
+                                         uint32_t index) {
+  llvm::Value* field = ir.CreateConstInBoundsGEP2_32(rodata->getValueType(), rodata, 0, index);
+  return ir.CreateAlignedLoad(ir.getInt32Ty(), field, llvm::Align(4), /*isVolatile=*/true);
 }
 
 void StepBuilder::Increment(llvm::GlobalVariable* global, ScalarType type, uint64_t delta) {

@@ -80,7 +80,12 @@ class StepBuilder {
   /// Reads a `.rodata` constant with a volatile load, so -O2 keeps the loader's value.
   llvm::Value* ReadConst(llvm::GlobalVariable* rodata);
   /// Field `index` of a `.rodata` array or struct of `__u32`s, read the same way.
-  llvm::Value* ReadConstField(llvm::GlobalVariable* rodata, uint32_t index);
+  llvm::Value* ReadConstField(llvm::GlobalVariable* rodata, uint32_t index) {
+    return ReadConstField(ir_, rodata, index);
+  }
+  /// The same with any builder (a subprogram's: BpfModule::CreateHelper).
+  static llvm::Value* ReadConstField(llvm::IRBuilder<>& ir, llvm::GlobalVariable* rodata,
+                                     uint32_t index);
   /// Adds `delta` to a scalar `.bss` global.
   void Increment(llvm::GlobalVariable* global, ScalarType type, uint64_t delta = 1);
 

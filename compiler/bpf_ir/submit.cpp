@@ -21,9 +21,8 @@ SubmitQueue::SubmitQueue(StepBuilder& sb, const RingRegions& regions, const Ring
                          bool mid_step_flush, bool pending_may_be_register)
     : sqes_(regions.sqes),
       sq_entries_(rc.sq_entries),
-      mid_step_flush_(mid_step_flush),
-      pending_in_bss_(!pending_may_be_register),
-      sq_rewind_(&rc.sq_rewind) {
+      sq_rewind_(rc.sq_rewind),
+      mid_step_flush_(mid_step_flush) {
   llvm::IRBuilder<>& ir = sb.ir();
   sq_tail_ptr_ = sb.At(regions.rings, ir.CreateZExt(rc.sq_tail_off.Read(sb), ir.getInt64Ty()));
   rewind_ = ir.CreateICmpNE(rc.sq_rewind.Read(sb), ir.getInt32(0), "sq_rewind");
@@ -134,7 +133,7 @@ llvm::Instruction* SubmitQueue::Push(StepBuilder& sb, const SqeFields& f) {
 // kernel starts at sqes[0]).
 void SubmitQueue::Flush(StepBuilder& sb) {
   llvm::IRBuilder<>& ir = sb.ir();
-  if (mid_step_flush_ && pending_in_bss_) {
+  if (mid_step_flush_ && llvm::isa<llvm::GlobalVariable>(pending_)) {  // not a register
     llvm::Value* ret = ir.CreateCall(FlushHelper(sb), {sb.ring(), sq_tail_ptr_}, "flushed");
     sb.StopIf(ir.CreateICmpSLT(ret, ir.getInt32(0)), StopReason::kSubmitFailed, ret);
     sb.StopIf(ir.CreateICmpNE(ret, ir.getInt32(0)), StopReason::kSubmitFailed);  // EAGAIN
@@ -191,9 +190,7 @@ llvm::Function* SubmitQueue::FlushHelper(StepBuilder& sb) {
   // On a tail ring the SQEs are published first (the SQ_REWIND ring's constant 1 drops this).
   llvm::BasicBlock* tail = block("tail");
   llvm::BasicBlock* submit = block("submit");
-  llvm::Value* rewind = load32(
-      ir.CreateConstInBoundsGEP2_32(sq_rewind_->layout->getValueType(), sq_rewind_->layout, 0,
-                                    sq_rewind_->index));
+  llvm::Value* rewind = StepBuilder::ReadConstField(ir, sq_rewind_.layout, sq_rewind_.index);
   ir.CreateCondBr(ir.CreateICmpEQ(rewind, ir.getInt32(0)), tail, submit);
   ir.SetInsertPoint(tail);
   store32(ir.CreateAdd(load32(fn->getArg(1)), n), fn->getArg(1));

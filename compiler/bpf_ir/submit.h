@@ -53,7 +53,7 @@ class SubmitQueue {
   /// i32: the SQ tail as published by the last Flush (or as the step found it).
   llvm::Value* Tail(StepBuilder& sb);
   void StorePending(StepBuilder& sb, llvm::Value* n);
-  /// With mid-step flushes and `pending` in `.bss`: the whole flush as one subprogram,
+  /// With mid-step flushes and `pending` in `.bss` (not a register): the whole flush as one subprogram,
   /// `<program>_flush(ring, sq_tail)`, which returns 0, the submission's negative errno, or 1 for
   /// a short count (built on first use).
   llvm::Function* FlushHelper(StepBuilder& sb);
@@ -64,13 +64,12 @@ class SubmitQueue {
   /// Read once per step (0 on SQ_REWIND rings); nullptr with mid_step_flush.
   llvm::Value* sq_tail_;
   RingConstant sq_entries_;
+  RingConstant sq_rewind_;  ///< for FlushHelper, which reads it in its own body
   /// `pending`'s home: the .bss global, or (until SettlePending) a stack slot.
   llvm::Value* pending_ = nullptr;
   bool pending_volatile_ = true;
   llvm::GlobalVariable* submitted_ = nullptr;
   bool mid_step_flush_ = false;
-  bool pending_in_bss_ = false;
-  const RingConstant* sq_rewind_ = nullptr;
   llvm::Function* flush_helper_ = nullptr;
 };
 

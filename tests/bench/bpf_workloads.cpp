@@ -144,8 +144,9 @@ Measurement RunBpf(const BpfRun& run) {
     return m;
   }
   // The statistics stay on while the returned descriptor is open.
-  const int stats_fd = run.bpf_stats && !run.host ? bpf_enable_stats(BPF_STATS_RUN_TIME) : -1;
-  if (run.bpf_stats && !run.host && stats_fd < 0) {
+  const bool timed = run.bpf_stats && !run.host;  // the host engine runs no BPF
+  const int stats_fd = timed ? bpf_enable_stats(BPF_STATS_RUN_TIME) : -1;
+  if (timed && stats_fd < 0) {
     m.error = std::string("cannot switch on BPF run-time statistics: ") + strerror(errno);
     return m;
   }
