@@ -14,7 +14,7 @@ bar never fails the command; a wrong reply, a server that dies or will not stop 
 vm.bench_servers_smoke, in CI).
 
 usage: scripts/bench_servers.py [--build-dir build] [--no-build] [--rounds 5] [--seconds 2]
-                                [--suite sid ...] [--smoke] [--out-dir DIR]
+                                [--suite sid ...] [--bpf-stats] [--smoke] [--out-dir DIR]
 """
 import argparse
 import datetime
@@ -45,6 +45,9 @@ def parse_args():
                    help="run only these servers (repeatable; the docs are not written)")
     p.add_argument("--conns", help="connection counts, e.g. 1,16 (the default is 1,16,64; "
                                    "with others the docs are not written)")
+    p.add_argument("--bpf-stats", action="store_true",
+                   help="also time the compiled servers' loop_step (BPF run-time statistics, "
+                        "which cost every call two clock reads)")
     p.add_argument("--smoke", action="store_true")
     args = p.parse_args()
     args.conns = tuple(int(c) for c in args.conns.split(",")) if args.conns else sv.CONNS
@@ -54,6 +57,17 @@ def parse_args():
         args.suite = args.suite or ["sid"]
     args.suite = args.suite or ["sid", "trixie-backports"]
     return args
+
+
+def costs(r):
+    """One run's costs per request, for the log."""
+    parts = [f"{label} {r[f]:,.1f}" for f, label in (
+        ("server_cpu_us", "server us"), ("server_switches", "switches"),
+        ("upstream_cpu_us", "upstream us"), ("loadgen_cpu_us", "loadgen us"),
+        ("bpf_us", "loop_step us")) if f in r]
+    if "idle" in r:
+        parts.append(f"idle {r['idle']:.0%}")
+    return " (" + ", ".join(parts) + ")" if parts else ""
 
 
 def section(args, kernels, started):
@@ -77,6 +91,12 @@ def section(args, kernels, started):
         "",
         sv.table([(release, med) for release, _, med in kernels], args.conns),
         "",
+        "What a request cost inside the window (medians; CPU time from the processes' "
+        "schedstat, so the kernel's work in a process's own context, its `io_uring_enter` and "
+        "the controller in it included; the proxy's upstream not included):",
+        "",
+        sv.cost_table([(release, med) for release, _, med in kernels], args.conns),
+        "",
         "### Server workloads",
         "",
         sv.workload_list(),
@@ -91,7 +111,7 @@ def main():
     if not args.no_build:
         subprocess.run(["ninja", "-C", args.build_dir, "-j2", "uringc_bench_all"], check=True)
     tests = sv.guest_tests(args.build_dir, args.conns, args.rounds, args.seconds, args.warmup,
-                           args.only)
+                           args.only, args.bpf_stats)
     kernels, failed = [], []
     for suite in args.suite:
         print(f"[{suite}] booting with {len(tests) - 1} server runs ...", flush=True)
@@ -101,7 +121,8 @@ def main():
             for name, rows in sorted(runs.items()):
                 print(f"  {name}: " + "; ".join(
                     f"{r['req_s']:,.0f} req/s, p99 {r['p99_us']:,.0f} us, max {r['max_us']:,.0f} "
-                    f"us, ready after {r['ready_ms']:,.0f} ms" for r in rows), flush=True)
+                    f"us, ready after {r['ready_ms']:,.0f} ms" + costs(r) for r in rows),
+                    flush=True)
         except (guest.BenchError, guest.vmlib.VmError) as e:
             print(f"[{suite}] FAILED: {e}", flush=True)
             failed.append(suite)

@@ -10,7 +10,7 @@
 //                     [--block B] [--object F] [--program G] [--ring M] [--bpf-stats]
 //   uringc-bench server --name W --protocol echo|file --port P --conns C --server 'CMD ARGS'
 //                       [--seconds S] [--warmup S] [--message B] [--key K --file PATH]
-//                       [--upstream 'CMD ARGS' --upstream-port P]
+//                       [--upstream 'CMD ARGS' --upstream-port P] [--bpf-stats]
 // `host` runs graph G's --target=host build (linked in, host_programs.h) on the host engine.
 // `server` starts the server command (and an upstream's first), drives it with the load
 // generator (loadgen.h) and stops it (server_workloads.h); PATH holds the file KEY names.
@@ -170,6 +170,9 @@ int Main(int argc, char** argv) {
   server->add_option("--server", server_cmd, "the server's command line")->required();
   server->add_option("--upstream", upstream_cmd, "an upstream to start first (proxies)");
   server->add_option("--upstream-port", srun.upstream_port, "where the upstream listens");
+  server->add_flag("--bpf-stats", srun.bpf_stats,
+                   "also the controllers' time in loop_step per request (BPF run-time "
+                   "statistics, which cost every loop_step two clock reads)");
   for (CLI::App* sub : {nops, copy}) {
     sub->add_option("--name", o.name, "the workload's name in the BENCH line")->required();
     sub->add_option("--runner", o.runner,

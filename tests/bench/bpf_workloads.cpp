@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bench_ring.h"
+#include "bpf_stats.h"
 #include "uringc/controller.h"
 #include "uringc/ring.h"
 
@@ -73,29 +74,6 @@ uringc::Ring* MakeRing(const BpfRingChoice& choice, size_t mem_min,
   }
   *owned = std::move(*r);
   return owned->get();
-}
-
-// The run time and run count the kernel has recorded for every struct_ops program loaded (the
-// benchmark's guest runs one controller at a time, so the difference over a run is its own).
-struct ProgramTime {
-  int64_t ns = 0;
-  int64_t runs = 0;
-};
-
-ProgramTime StructOpsTime() {
-  ProgramTime t;
-  for (uint32_t id = 0; bpf_prog_get_next_id(id, &id) == 0;) {
-    const int fd = bpf_prog_get_fd_by_id(id);
-    if (fd < 0) continue;
-    bpf_prog_info info{};
-    uint32_t len = sizeof(info);
-    if (bpf_prog_get_info_by_fd(fd, &info, &len) == 0 && info.type == BPF_PROG_TYPE_STRUCT_OPS) {
-      t.ns += static_cast<int64_t>(info.run_time_ns);
-      t.runs += static_cast<int64_t>(info.run_cnt);
-    }
-    close(fd);
-  }
-  return t;
 }
 
 }  // namespace

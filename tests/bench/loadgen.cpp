@@ -193,6 +193,7 @@ LoadResult RunLoad(const LoadSpec& spec) {
   }
   size_t waiting = r.error.empty() ? conns.size() : 0;
   std::vector<epoll_event> events(conns.size());
+  bool opened = false, closed = false;
   while (waiting > 0 && r.error.empty()) {
     const int n = epoll_wait(ep, events.data(), static_cast<int>(events.size()), 10'000);
     if (n == 0) {
@@ -202,6 +203,14 @@ LoadResult RunLoad(const LoadSpec& spec) {
     const auto now = Clock::now();
     if (r.first_reply_ms == 0) {
       r.first_reply_ms = std::chrono::duration<double, std::milli>(now - start).count();
+    }
+    if (!opened && now >= window_start) {
+      opened = true;
+      if (spec.window_opened) spec.window_opened();
+    }
+    if (!closed && now >= window_end) {
+      closed = true;
+      if (spec.window_closed) spec.window_closed();
     }
     for (int e = 0; e < n && r.error.empty(); ++e) {
       Conn& c = conns[events[e].data.u64];

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace uringc_bench {
@@ -18,6 +19,9 @@ struct LoadSpec {
   uint32_t message = 64;     ///< echo: bytes per request
   std::string key;           ///< file: the key asked for
   std::string expected;      ///< file: the file's contents, the reply's body
+  /// Called when the first reply after the window's start, and after its end, comes in: the
+  /// caller's readings of what the window cost.
+  std::function<void()> window_opened, window_closed;
 };
 
 struct LoadResult {

@@ -1,6 +1,7 @@
 // Starting, waiting for, and stopping the benchmark's servers (server_workloads.h).
 #include "server_workloads.h"
 
+#include <bpf/bpf.h>
 #include <fcntl.h>
 #include <net/if.h>
 #include <signal.h>
@@ -15,8 +16,52 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "bpf_stats.h"
+#include "process_usage.h"
+
 namespace uringc_bench {
 namespace {
+
+int64_t OwnCpuNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+}
+
+// What the server, its upstream, this process and the kernel's controllers had used at one
+// moment; the window's cost is the difference of two readings.
+struct Reading {
+  ProcessUsage server, upstream;
+  int64_t loadgen_ns = 0, idle_ns = 0, wall_ns = 0;
+  ProgramTime bpf;
+
+  static Reading Take(pid_t server_pid, pid_t upstream_pid, bool bpf_stats) {
+    Reading r;
+    r.server = UsageOf(server_pid);
+    if (upstream_pid > 0) r.upstream = UsageOf(upstream_pid);
+    r.loadgen_ns = OwnCpuNs();
+    r.idle_ns = IdleNs();
+    r.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                    std::chrono::steady_clock::now().time_since_epoch())
+                    .count();
+    if (bpf_stats) r.bpf = StructOpsTime();
+    return r;
+  }
+};
+
+// The window's costs per request (us), into the BENCH line.
+void AddCosts(const Reading& a, const Reading& b, uint64_t requests, bool bpf_stats,
+              bool upstream, nlohmann::json& j) {
+  if (requests == 0 || b.wall_ns <= a.wall_ns) return;
+  const double n = static_cast<double>(requests);
+  auto per_request_us = [&](int64_t ns) { return static_cast<double>(ns) / 1000.0 / n; };
+  j["server_cpu_us"] = per_request_us(b.server.cpu_ns - a.server.cpu_ns);
+  j["server_switches"] = static_cast<double>(b.server.switches - a.server.switches) / n;
+  if (upstream) j["upstream_cpu_us"] = per_request_us(b.upstream.cpu_ns - a.upstream.cpu_ns);
+  j["loadgen_cpu_us"] = per_request_us(b.loadgen_ns - a.loadgen_ns);
+  j["idle"] = static_cast<double>(b.idle_ns - a.idle_ns) / static_cast<double>(b.wall_ns - a.wall_ns);
+  if (bpf_stats) j["bpf_us"] = per_request_us(b.bpf.ns - a.bpf.ns);
+}
 
 // The guest boots with its loopback interface down: bring it up (as `ip link set lo up`).
 void LoopbackUp() {
@@ -91,8 +136,19 @@ bool RunServer(const std::string& workload, const ServerRun& run) {
   LoopbackUp();
   if (!run.upstream.empty()) r.error = Start(run.upstream, run.upstream_port, &upstream);
   if (r.error.empty()) r.error = Start(run.server, run.load.port, &server);
+  Reading opened, closed;
+  int stats_fd = -1;
+  if (r.error.empty() && run.bpf_stats) {
+    stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);  // counts while it is open
+    if (stats_fd < 0) {
+      r.error = std::string("cannot switch on BPF run-time statistics: ") + strerror(errno);
+    }
+  }
   if (r.error.empty()) {
-    r = RunLoad(run.load);
+    LoadSpec load = run.load;
+    load.window_opened = [&] { opened = Reading::Take(server, upstream, run.bpf_stats); };
+    load.window_closed = [&] { closed = Reading::Take(server, upstream, run.bpf_stats); };
+    r = RunLoad(load);
     const std::string stopped = Stop(server, "the server");
     if (r.error.empty()) r.error = stopped;
   }
@@ -106,6 +162,8 @@ bool RunServer(const std::string& workload, const ServerRun& run) {
                       {"max_us", r.max_us}, {"first_reply_ms", r.first_reply_ms},
                       {"ready_ms", r.ready_ms}};
   if (r.seconds > 0) j["req_s"] = static_cast<double>(r.requests) / r.seconds;
+  AddCosts(opened, closed, r.requests, run.bpf_stats, upstream > 0, j);
+  if (stats_fd >= 0) close(stats_fd);
   if (!r.error.empty()) j["error"] = r.error;
   std::printf("BENCH %s\n", j.dump().c_str());
   std::fflush(stdout);
