@@ -29,6 +29,8 @@ std::unique_ptr<HostJit> HostJit::Link(std::string_view object, std::string_view
       llvm::orc::ExecutorAddr::fromPtr(&uringc_host_submit_sqes), flags};
   runtime[(*jit)->mangleAndIntern("uringc_host_copy_from_user")] = {
       llvm::orc::ExecutorAddr::fromPtr(&uringc_host_copy_from_user), flags};
+  runtime[(*jit)->mangleAndIntern("uringc_host_ktime_get_ns")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&uringc_host_ktime_get_ns), flags};
   runtime[(*jit)->mangleAndIntern("uringc_host_copy_from_user_str")] = {
       llvm::orc::ExecutorAddr::fromPtr(&uringc_host_copy_from_user_str), flags};
   if (auto e = lib.define(llvm::orc::absoluteSymbols(std::move(runtime)))) {

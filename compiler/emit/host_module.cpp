@@ -46,10 +46,19 @@ llvm::GlobalVariable* PrivateConstant(llvm::Module& m, llvm::Constant* init, std
   return gv;
 }
 
-// Calls of the BPF helper bpf_copy_from_user (through its number) become calls of the runtime's
-// uringc_host_copy_from_user, same arguments and result.
-void CallHostCopyFromUser(llvm::Module& m) {
-  std::vector<llvm::CallInst*> calls;
+// Calls of the BPF helpers the lowering uses (through their numbers) become calls of the
+// runtime's counterparts, same arguments and results.
+struct HostHelper {
+  uint64_t number;
+  const char* host;
+};
+constexpr HostHelper kHostHelpers[] = {
+    {kCopyFromUserHelper, "uringc_host_copy_from_user"},
+    {kKtimeGetNsHelper, "uringc_host_ktime_get_ns"},
+};
+
+void CallHostHelpers(llvm::Module& m) {
+  std::vector<std::pair<llvm::CallInst*, const char*>> calls;
   for (llvm::Function& f : m) {
     for (llvm::Instruction& i : llvm::instructions(f)) {
       auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
@@ -57,13 +66,14 @@ void CallHostCopyFromUser(llvm::Module& m) {
       auto* cast = llvm::dyn_cast<llvm::ConstantExpr>(call->getCalledOperand());
       if (cast == nullptr || cast->getOpcode() != llvm::Instruction::IntToPtr) continue;
       auto* number = llvm::dyn_cast<llvm::ConstantInt>(cast->getOperand(0));
-      if (number != nullptr && number->getZExtValue() == kCopyFromUserHelper) calls.push_back(call);
+      if (number == nullptr) continue;
+      for (const HostHelper& h : kHostHelpers)
+        if (number->getZExtValue() == h.number) calls.emplace_back(call, h.host);
     }
   }
-  if (calls.empty()) return;
-  llvm::FunctionCallee host =
-      m.getOrInsertFunction("uringc_host_copy_from_user", calls[0]->getFunctionType());
-  for (llvm::CallInst* call : calls) call->setCalledOperand(host.getCallee());
+  for (auto [call, host] : calls) {
+    call->setCalledOperand(m.getOrInsertFunction(host, call->getFunctionType()).getCallee());
+  }
 }
 
 // The BPF loops' `may_goto` heads (bpf_ir/control.cpp, EmitIterLoop) always go on: the host
@@ -148,7 +158,7 @@ bool RetargetModuleToHost(llvm::Module& m, const HostModuleSpec& spec, Diagnosti
     }
   }
   DropMayGotos(*step);
-  CallHostCopyFromUser(m);
+  CallHostHelpers(m);
 
   // The state: the data sections one after another, as the BPF object has them.
   std::vector<uint64_t> section_offset;

@@ -2,8 +2,9 @@
 // module (the IR `lower` made, before any BPF pass) into x86-64 code the runtime's host engine
 // calls exactly as the kernel calls the struct_ops program (runtime/include/uringc/program.h).
 //   - the kfuncs become calls into the runtime (uringc_host_get_region, uringc_host_submit_sqes,
-//     uringc_host_copy_from_user_str), and so do the calls of the BPF helper bpf_copy_from_user
-//     (uringc_host_copy_from_user); the may_goto loop heads always go on;
+//     uringc_host_copy_from_user_str), and so do the calls of the BPF helpers bpf_copy_from_user
+//     and bpf_ktime_get_ns (uringc_host_copy_from_user, uringc_host_ktime_get_ns); the may_goto
+//     loop heads always go on;
 //   - the globals become one block of state laid out as the BPF object's data sections (read
 //     from the object compiled from the same IR), reached through args[0]->state, so every run
 //     has its own state and the runtime reads it through the BPF object's BTF;
@@ -21,10 +22,11 @@
 
 namespace uringc {
 
-/// The BPF helper number of bpf_copy_from_user. The lowering calls it through this constant
-/// address, as clang emits helper calls; RetargetForHost turns those calls into calls of
-/// uringc_host_copy_from_user.
+/// The BPF helper numbers of bpf_copy_from_user and bpf_ktime_get_ns. The lowering calls them
+/// through these constant addresses, as clang emits helper calls; RetargetForHost turns those
+/// calls into calls of uringc_host_copy_from_user and uringc_host_ktime_get_ns.
 inline constexpr uint64_t kCopyFromUserHelper = 148;
+inline constexpr uint64_t kKtimeGetNsHelper = 5;
 
 struct HostModuleSpec {
   std::string graph;    ///< the graph's name: the descriptor is uringc_program_<graph>

@@ -87,11 +87,15 @@ std::optional<uint32_t> GraphLowerer::HubOf(const rgir::Node& n) const {
   return it->second;
 }
 
-void GraphLowerer::PushFromAnywhere(StepBuilder& b, const SqeFields& f) {
+void GraphLowerer::RoomFromAnywhere(StepBuilder& b) {
   // Outside a run (a CQE's handler, the graph's end) nothing kept room for it: submit a full SQ.
   llvm::Value* full = b.ir().CreateICmpUGE(queue_->Pending(b), rc_.sq_entries.Read(b));
   EmitIf(b, full, [&](StepBuilder& b) { queue_->Flush(b); });
   push_has_room_ = true;
+}
+
+void GraphLowerer::PushFromAnywhere(StepBuilder& b, const SqeFields& f) {
+  RoomFromAnywhere(b);
   Push(b, f);
 }
 

@@ -21,7 +21,7 @@ namespace uringc::lower {
 void GraphLowerer::DisarmScopes(StepBuilder& b, rgir::TaskId task, llvm::Value* idx) {
   for (rgir::ScopeId s : tasks_[task].scopes) {
     FlushIfFull(b);
-    EmitDeadlineEnd(b, Here{task, idx}, s, idx);
+    EmitDeadlineDisarm(b, Here{task, idx}, s, idx);
     push_has_room_ = false;  // its first push, if any, had the room
   }
 }

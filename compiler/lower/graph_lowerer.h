@@ -39,6 +39,15 @@ inline constexpr uint32_t kWordDrain = 9;    ///< cancelled requests in flight i
                                              ///< Last: graphs that cannot cancel leave it out.
 inline constexpr uint32_t kControlWords = 10;
 
+// The words of a deadline scope (`{...} within D`), from its ScopeWord (requests.cpp). The
+// IORING_OP_TIMEOUT armed for it outlives the block: a block that ends leaves it armed, the next
+// run of the block reuses it, and when it fires for a block whose deadline is later (a block
+// run since), it is armed again for the rest.
+inline constexpr uint32_t kDeadlineSeq = 0;   ///< sequence number of its armed timeout (0: none)
+inline constexpr uint32_t kDeadlineAt = 1;    ///< when that timeout fires (CLOCK_MONOTONIC ns)
+inline constexpr uint32_t kDeadlineDue = 2;   ///< the running block's deadline (0: not running)
+inline constexpr uint32_t kDeadlineWords = 3;
+
 // The words of a stream scope (rgir::Deadline::Kind::kStream), from its ScopeWord (streams.cpp).
 inline constexpr uint32_t kStreamSeq = 0;      ///< sequence number of its armed recv (0: none)
 inline constexpr uint32_t kStreamHead = 1;     ///< entries taken
@@ -369,6 +378,8 @@ class GraphLowerer {
   void EmitHubsCloseQueued(StepBuilder& b);
   /// Push where no room was kept for it: submits a full SQ first.
   void PushFromAnywhere(StepBuilder& b, const SqeFields& f);
+  /// Room for one push outside a run: a full SQ is submitted first.
+  void RoomFromAnywhere(StepBuilder& b);
   struct Hub {
     rgir::ParamId param;
     uint32_t flags;
@@ -408,7 +419,15 @@ class GraphLowerer {
   bool IsStream(rgir::ScopeId s) const {
     return g_.deadlines[s].kind == rgir::Deadline::Kind::kStream;
   }
+  /// The block of scope `s` ends: its timeout stays armed for the block's next run.
   void EmitDeadlineEnd(StepBuilder& b, Here h, rgir::ScopeId s, llvm::Value* idx);
+  /// The slot ends or is cancelled: the timeout armed for `s` is removed (a stream: cancelled).
+  void EmitDeadlineDisarm(StepBuilder& b, Here h, rgir::ScopeId s, llvm::Value* idx);
+  /// The timeout armed for `s` fired: the block expires if it runs and its deadline has come,
+  /// else the timeout is armed again for what is left, or (no block running) not at all.
+  void EmitDeadlineFired(StepBuilder& b, rgir::TaskId t, llvm::Value* idx, rgir::ScopeId s);
+  /// CLOCK_MONOTONIC in ns (i64): the BPF helper bpf_ktime_get_ns.
+  llvm::Value* Now(StepBuilder& b);
 
   const rgir::Graph& g_;
   BpfModule& m_;

@@ -39,8 +39,8 @@ bool GraphLowerer::PlanLayout() {
     if (g_.tasks[t].parent != rgir::kNone) tasks_[g_.tasks[t].parent].children.push_back(t);
   }
 
-  // Words: control words (kWordDrain only where requests can be cancelled), one per deadline
-  // scope of the task, then the variables.
+  // Words: control words (kWordDrain only where requests can be cancelled), those of each
+  // deadline scope of the task (kDeadlineWords; a stream's more), then the variables.
   cancels_ = nt > 1 || !g_.deadlines.empty();
   PlanHubs();
   for (rgir::TaskId t = 0; t < nt; ++t) tasks_[t].words = cancels_ ? kControlWords : kWordDrain;
@@ -48,8 +48,9 @@ bool GraphLowerer::PlanLayout() {
   for (rgir::ScopeId s = 0; s < g_.deadlines.size(); ++s) {
     TaskInfo& ti = tasks_[g_.deadlines[s].task];
     ti.scopes.push_back(s);
-    scope_word_[s] = ti.words++;
-    if (IsStream(s)) ti.words += kStreamQueue - 1 + g_.params[g_.deadlines[s].pool].type.count;
+    scope_word_[s] = ti.words;
+    ti.words += IsStream(s) ? kStreamQueue + g_.params[g_.deadlines[s].pool].type.count
+                            : kDeadlineWords;
   }
 
   // Resume points and back edges, per task, by an iterative depth-first search from the entry

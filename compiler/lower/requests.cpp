@@ -1,13 +1,16 @@
 // Requests and time: a kRequest node becomes its SQE (user_data = task, slot, sequence number),
 // followed by an IORING_OP_LINK_TIMEOUT when it has `within`; its completion stores the result
-// (-ECANCELED from a fired link timeout reads as -ETIME) and picks the timeout edge. Deadlines
-// are IORING_OP_TIMEOUTs removed with IORING_OP_TIMEOUT_REMOVE. Timespecs are written into the
+// (-ECANCELED from a fired link timeout reads as -ETIME) and picks the timeout edge. A deadline
+// is an IORING_OP_TIMEOUT that outlives its block (kDeadlineSeq...: a block run per request in a
+// loop costs no SQE once armed, where arming and removing one per run cost two SQEs and two
+// CQEs); it is removed only when its slot ends. Timespecs are written into the
 // parameter region (the kernel copies them from user memory while the SQE is submitted), one
 // per SQE position of the step, at the host's address of the region; so are openat paths,
 // copied out of the path's view so the kernel never reads past it (CopyPath).
 #include <linux/io_uring.h>
 
 #include "bpf_ir/control.h"
+#include "emit/host_module.h"
 #include "lower/graph_lowerer.h"
 
 namespace uringc::lower {
@@ -308,28 +311,98 @@ void GraphLowerer::EmitRequestDone(
   }
 }
 
+llvm::Value* GraphLowerer::Now(StepBuilder& b) {
+  llvm::IRBuilder<>& ir = b.ir();
+  // A BPF helper, through its number as clang emits helpers (the host engine's code calls
+  // uringc_host_ktime_get_ns there: emit/host_module.cpp). The clock of io_uring's timeouts.
+  auto* type = llvm::FunctionType::get(ir.getInt64Ty(), {}, false);
+  return ir.CreateCall(type, ir.CreateIntToPtr(ir.getInt64(kKtimeGetNsHelper), ir.getPtrTy()),
+                       {}, "now");
+}
+
 void GraphLowerer::EmitDeadlineStart(StepBuilder& b, Here h, const rgir::Node& n) {
   llvm::IRBuilder<>& ir = b.ir();
   const rgir::Deadline& d = g_.deadlines[n.scope];
+  TaskTable& t = Table(h.task);
+  const uint32_t w = ScopeWord(n.scope);
   llvm::Value* ns = Convert(b, Eval(b, h, d.duration).v, d.duration.type, Type::Int(64, true));
-  llvm::Value* seq = NextSeq(b);
-  SqeFields f = sqe::Timeout(Timespec(b, ns), nullptr, nullptr);
-  f.user_data = UserData(b, h.task, h.idx, seq);
-  Push(b, f);
-  Table(h.task).StoreVar(b, h.idx, ScopeWord(n.scope), ir.CreateZExt(seq, ir.getInt64Ty()));
+  // The deadline, from a duration saturated as Timespec saturates it (no sum wraps: the clock
+  // is far below 2^63).
+  llvm::Value* due = ir.CreateAdd(
+      Now(b), ir.CreateSelect(ir.CreateICmpSLT(ns, ir.getInt64(0)), ir.getInt64(INT64_MAX), ns),
+      "due");
+  t.StoreVar(b, h.idx, w + kDeadlineDue, due);
+  // An earlier run of the block left its timeout armed: it serves unless it fires after `due`
+  // (a shorter duration this time), in which case it goes and a new one comes.
+  llvm::Value* armed = t.LoadVar(b, h.idx, w + kDeadlineSeq);
+  llvm::Value* none = ir.CreateICmpEQ(armed, ir.getInt64(0));
+  llvm::Value* late = ir.CreateICmpUGT(t.LoadVar(b, h.idx, w + kDeadlineAt), due);
+  EmitIf(b, ir.CreateOr(none, late), [&](StepBuilder& b) {
+    llvm::IRBuilder<>& ir = b.ir();
+    EmitIf(b, ir.CreateNot(none), [&](StepBuilder& b) {
+      Push(b, SqeFields{.opcode = IORING_OP_TIMEOUT_REMOVE,
+                        .addr = UserData(b, h.task, h.idx, armed),
+                        .user_data = b.ir().getInt64(0)});
+    });
+    llvm::Value* seq = NextSeq(b);
+    SqeFields f = sqe::Timeout(Timespec(b, ns), nullptr, nullptr);
+    f.user_data = UserData(b, h.task, h.idx, seq);
+    Push(b, f);
+    t.StoreVar(b, h.idx, w + kDeadlineSeq, ir.CreateZExt(seq, ir.getInt64Ty()));
+    t.StoreVar(b, h.idx, w + kDeadlineAt, due);
+  });
 }
 
 void GraphLowerer::EmitDeadlineEnd(StepBuilder& b, Here h, rgir::ScopeId s, llvm::Value* idx) {
   if (IsStream(s)) return EmitStreamEnd(b, h, s, idx);
+  // No SQE: the timeout stays armed for the block's next run (EmitDeadlineFired).
+  Table(h.task).StoreVar(b, idx, ScopeWord(s) + kDeadlineDue, b.ir().getInt64(0));
+}
+
+void GraphLowerer::EmitDeadlineDisarm(StepBuilder& b, Here h, rgir::ScopeId s, llvm::Value* idx) {
+  if (IsStream(s)) return EmitStreamEnd(b, h, s, idx);
   llvm::IRBuilder<>& ir = b.ir();
   TaskTable& t = Table(h.task);
-  llvm::Value* armed = t.LoadVar(b, idx, ScopeWord(s));
+  const uint32_t w = ScopeWord(s);
+  llvm::Value* armed = t.LoadVar(b, idx, w + kDeadlineSeq);
   EmitIf(b, ir.CreateICmpNE(armed, ir.getInt64(0)), [&](StepBuilder& b) {
     SqeFields f{.opcode = IORING_OP_TIMEOUT_REMOVE,
                 .addr = UserData(b, h.task, idx, armed),
                 .user_data = b.ir().getInt64(0)};
     Push(b, f);
-    t.StoreVar(b, idx, ScopeWord(s), b.ir().getInt64(0));
+    t.StoreVar(b, idx, w + kDeadlineSeq, b.ir().getInt64(0));
+  });
+  t.StoreVar(b, idx, w + kDeadlineDue, ir.getInt64(0));
+}
+
+void GraphLowerer::EmitDeadlineFired(StepBuilder& b, rgir::TaskId task, llvm::Value* idx,
+                                     rgir::ScopeId s) {
+  llvm::IRBuilder<>& ir = b.ir();
+  TaskTable& t = Table(task);
+  const uint32_t w = ScopeWord(s);
+  t.StoreVar(b, idx, w + kDeadlineSeq, ir.getInt64(0));
+  llvm::Value* due = t.LoadVar(b, idx, w + kDeadlineDue);
+  // No block running: the timeout outlived the last one, and the next arms its own.
+  EmitIf(b, ir.CreateICmpNE(due, ir.getInt64(0)), [&](StepBuilder& b) {
+    llvm::IRBuilder<>& ir = b.ir();
+    llvm::Value* now = Now(b);
+    EmitIf(
+        b, ir.CreateICmpUGE(now, due),
+        [&](StepBuilder& b) {  // the running block's deadline has come: it expires
+          t.StoreVar(b, idx, w + kDeadlineDue, b.ir().getInt64(0));
+          t.StoreVar(b, idx, kWordExpired, b.ir().getInt64(s + 1));
+          Enqueue(b, task, idx);
+        },
+        [&](StepBuilder& b) {  // armed by an earlier run of the block: again, for the rest
+          llvm::IRBuilder<>& ir = b.ir();
+          RoomFromAnywhere(b);
+          llvm::Value* seq = NextSeq(b);
+          SqeFields f = sqe::Timeout(Timespec(b, ir.CreateSub(due, now)), nullptr, nullptr);
+          f.user_data = UserData(b, task, idx, seq);
+          Push(b, f);
+          t.StoreVar(b, idx, w + kDeadlineSeq, ir.CreateZExt(seq, ir.getInt64Ty()));
+          t.StoreVar(b, idx, w + kDeadlineAt, due);
+        });
   });
 }
 

@@ -192,9 +192,7 @@ void GraphLowerer::EmitReapSlot(StepBuilder& b, rgir::TaskId t, llvm::Value* idx
       b.SetBlock(other);
       continue;
     }
-    table.StoreVar(b, idx, ScopeWord(s), ir.getInt64(0));
-    table.StoreVar(b, idx, kWordExpired, ir.getInt64(s + 1));
-    Enqueue(b, t, idx);
+    EmitDeadlineFired(b, t, idx, s);
     ir.CreateBr(end);
     b.SetBlock(other);
   }

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -298,6 +299,12 @@ int uringc_host_copy_from_user_str(void* dst, uint32_t dst_size, const void* src
   }
   out[dst_size - 1] = '\0';
   return static_cast<int>(dst_size);
+}
+
+uint64_t uringc_host_ktime_get_ns(void) {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<uint64_t>(ts.tv_nsec);
 }
 
 // bpf_copy_from_user's contract: all `size` bytes and 0, or -EFAULT with dst zeroed. Read with

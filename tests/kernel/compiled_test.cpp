@@ -67,6 +67,7 @@ URINGC_EMBEDDED(t_bad_index_bpf);
 URINGC_EMBEDDED(t_short_circuit_bpf);
 URINGC_EMBEDDED(t_signed_small_bpf);
 URINGC_EMBEDDED(t_within_call_bpf);
+URINGC_EMBEDDED(t_deadline_reuse_bpf);
 URINGC_EMBEDDED(t_duration_range_bpf);
 URINGC_EMBEDDED(t_prep_fail_bpf);
 URINGC_EMBEDDED(t_cancel_done_bpf);
@@ -127,6 +128,7 @@ INSTANTIATE_TEST_SUITE_P(
         Named{"any_error", &t_any_error_bpf_obj}, Named{"bad_index", &t_bad_index_bpf_obj},
         Named{"signed_small", &t_signed_small_bpf_obj},
         Named{"within_call", &t_within_call_bpf_obj},
+        Named{"deadline_reuse", &t_deadline_reuse_bpf_obj},
         Named{"duration_range", &t_duration_range_bpf_obj},
         Named{"prep_fail", &t_prep_fail_bpf_obj}, Named{"cancel_done", &t_cancel_done_bpf_obj},
         Named{"requests", &t_requests_bpf_obj}, Named{"nop_parallel", &t_nop_parallel_bpf_obj},
@@ -1294,6 +1296,36 @@ TEST_F(Compiled, WithinOnASleepAndOnAFnCallGivesEtime) {
   }
   close(p[0]);
   close(p[1]);
+}
+
+// docs/language.md, section 10: a block deadline's timeout outlives the block and serves its
+// next run. Ten 30 ms runs under `within 100 ms` meet that timeout twice (at 100 and 200 ms) while
+// a later run is going: none may expire. A 300 ms run then expires 100 ms after its own start, not
+// at the older run's deadline; and a run whose limit (100 ms) is shorter than the timeout still
+// armed (10 s, from the run before) expires on its own limit.
+TEST_F(Compiled, ABlockDeadlineRunAgainAndAgainExpiresOnlyWhenARunOverstays) {
+  Open(t_deadline_reuse_bpf_obj, "deadline_reuse", [&](Controller&) {
+    SetU("step", 30'000'000);
+    SetU("limit", 100'000'000);
+    SetU("runs", 10);
+    SetU("last", 300'000'000);
+    SetU("long", 10'000'000'000);
+  });
+  if (ready_) {
+    const auto t0 = Clock::now();
+    RunOutcome out = Run();
+    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+    EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;
+    EXPECT_EQ(Get("completed"), 10);
+    EXPECT_EQ(Get("early"), 0) << "a run expired at an earlier run's deadline";
+    EXPECT_EQ(Get("last_expired"), 1);
+    EXPECT_EQ(Get("shortened"), 1) << "the 100 ms limit waited for the 10 s timeout";
+    // 10 x 30 ms, then 100 ms, 300 ms and 100 ms: an expiry before its run's own deadline ends
+    // the graph sooner.
+    EXPECT_GE(s, 0.79);
+    EXPECT_LE(s, 5.0);
+    ExpectNothingLeft("deadline_reuse");
+  }
 }
 
 // A run-time duration of 2^63 ns or more saturates (about 292 years) instead of firing at once.

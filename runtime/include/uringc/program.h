@@ -62,6 +62,9 @@ int uringc_host_submit_sqes(struct uringc_host_ctx *ctx, uint32_t nr);
 int uringc_host_copy_from_user_str(void *dst, uint32_t dst_size, const void *src, uint64_t flags);
 /* ... and of the BPF helper bpf_copy_from_user: size bytes, 0 or -EFAULT (dst zeroed). */
 long uringc_host_copy_from_user(void *dst, uint32_t size, const void *src);
+/* ... and of the BPF helper bpf_ktime_get_ns: CLOCK_MONOTONIC in ns, the clock of io_uring's
+ * timeouts. */
+uint64_t uringc_host_ktime_get_ns(void);
 
 #ifdef __cplusplus
 }
