@@ -64,7 +64,7 @@ def costs(r):
     parts = [f"{label} {r[f]:,.1f}" for f, label in (
         ("server_cpu_us", "server us"), ("server_switches", "switches"),
         ("upstream_cpu_us", "upstream us"), ("loadgen_cpu_us", "loadgen us"),
-        ("bpf_us", "loop_step us")) if f in r]
+        ("server_per_loadgen", "server/loadgen"), ("bpf_us", "loop_step us")) if f in r]
     if "idle" in r:
         parts.append(f"idle {r['idle']:.0%}")
     return " (" + ", ".join(parts) + ")" if parts else ""
@@ -93,7 +93,10 @@ def section(args, kernels, started):
         "",
         "What a request cost inside the window (medians; CPU time from the processes' "
         "schedstat, so the kernel's work in a process's own context, its `io_uring_enter` and "
-        "the controller in it included; the proxy's upstream not included):",
+        "the controller in it included; the proxy's upstream not included). The guest's speed "
+        "drifts from run to run, so the server's CPU is also given in units of the load "
+        "generator's CPU per request (the same work in every run): that ratio is steady within "
+        "a few percent where requests/s are not:",
         "",
         sv.cost_table([(release, med) for release, _, med in kernels], args.conns),
         "",
@@ -117,7 +120,8 @@ def main():
         print(f"[{suite}] booting with {len(tests) - 1} server runs ...", flush=True)
         try:
             release, accel, console = guest.boot_suite(suite, tests, args.timeout)
-            runs = guest.parse_results(console)
+            runs = {name: [sv.add_derived(r) for r in rows]
+                    for name, rows in guest.parse_results(console).items()}
             for name, rows in sorted(runs.items()):
                 print(f"  {name}: " + "; ".join(
                     f"{r['req_s']:,.0f} req/s, p99 {r['p99_us']:,.0f} us, max {r['max_us']:,.0f} "
