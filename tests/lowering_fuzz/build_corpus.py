@@ -40,6 +40,11 @@ def main():
     a = ap.parse_args()
     d = a.dir or a.out + ".d"
     os.makedirs(d, exist_ok=True)
+    # Only this run's programs: the folder outlives the build step, and a run with a smaller
+    # count or another seed after a larger one would pack the older programs beside its own.
+    for stale in os.listdir(d):
+        if stale.endswith(".uring"):
+            os.remove(os.path.join(d, stale))
     subprocess.run([sys.executable, os.path.join(HERE, "gen_programs.py"), "--seed", str(a.seed),
                     "--count", str(a.count), "--out", d], check=True)
     sources = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".uring"))
