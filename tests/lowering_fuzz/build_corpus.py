@@ -30,7 +30,9 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=500)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--dir", default=None)
+    ap.add_argument("--dir", default=None,
+                    help="scratch folder for the programs and their objects, emptied of files "
+                         "first (default: OUT.d)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--extra", nargs="*", default=[], help="more .uring files (regressions)")
     ap.add_argument("--target-kernel", default=None, help="passed to uringc compile (7.1, 7.2)")
@@ -41,10 +43,12 @@ def main():
     d = a.dir or a.out + ".d"
     os.makedirs(d, exist_ok=True)
     # Only this run's programs: the folder outlives the build step, and a run with a smaller
-    # count or another seed after a larger one would pack the older programs beside its own.
+    # count or another seed after a larger one would pack the older programs beside its own
+    # (and keep their objects). The folder is this script's own scratch space.
     for stale in os.listdir(d):
-        if stale.endswith(".uring"):
-            os.remove(os.path.join(d, stale))
+        path = os.path.join(d, stale)
+        if os.path.isfile(path):
+            os.remove(path)
     subprocess.run([sys.executable, os.path.join(HERE, "gen_programs.py"), "--seed", str(a.seed),
                     "--count", str(a.count), "--out", d], check=True)
     sources = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".uring"))

@@ -43,6 +43,8 @@ class BuildCorpus(unittest.TestCase):
             self.assertEqual([n for n, _, _ in first], ["g0000", "g0001", "g0002"])
             second = self.build(out, seed=2, count=1)
             self.assertEqual([n for n, _, _ in second], ["g0000"])
+            self.assertEqual(sorted(os.listdir(out + ".d")), ["g0000.bpf.o", "g0000.uring"],
+                             "the first run's programs and objects are gone")
             fresh = os.path.join(tmp, "fresh")
             subprocess.run([sys.executable, os.path.join(HERE, "gen_programs.py"), "--seed", "2",
                             "--count", "1", "--out", fresh], check=True)
