@@ -9,14 +9,14 @@ namespace {
 // The pass's argument name, which legacy passes give the gate (FunctionPass::skipFunction).
 constexpr llvm::StringLiteral kTwoAddressPass = "twoaddressinstruction";
 
+}  // namespace
+
 bool HasLongBlock(const llvm::Function& f) {
   for (const llvm::BasicBlock& bb : f) {
     if (bb.size() >= kLongBlockInstructions) return true;
   }
   return false;
 }
-
-}  // namespace
 
 LongBlockPassGate::LongBlockPassGate(const llvm::Module& module) {
   for (const llvm::Function& f : module) {
