@@ -416,6 +416,9 @@ class GraphLowerer {
   void EndCqeBuffer(StepBuilder& b, const Cqe& cqe);
   /// The F_MORE CQEs counted since the last call (i32), which leave their request in flight.
   llvm::Value* TakeMoreCqes(StepBuilder& b);
+  /// Whether slot word `word` of task `c` is a queue entry of one of its streams: written
+  /// before it is read, so a fork does not zero it.
+  bool InStreamQueue(rgir::TaskId c, uint32_t word) const;
   bool IsStream(rgir::ScopeId s) const {
     return g_.deadlines[s].kind == rgir::Deadline::Kind::kStream;
   }

@@ -299,6 +299,7 @@ void GraphLowerer::EmitFork(StepBuilder& b, Here h, const rgir::Node& fork) {
       llvm::Value* j = ChildSlot(b, c, h.idx, k);
       ct.StoreState(b, j, StartState(task.entry));
       for (uint32_t w = 0; w < ct.vars(); ++w) {
+        if (InStreamQueue(c, w)) continue;
         ct.StoreVar(b, j, w, w == kWordParent ? h.idx : ir.getInt64(0));
       }
       if (task.index_var != rgir::kNone) {
@@ -310,6 +311,18 @@ void GraphLowerer::EmitFork(StepBuilder& b, Here h, const rgir::Node& fork) {
     };
     ForEachInstance(b, c, start);
   }
+}
+
+bool GraphLowerer::InStreamQueue(rgir::TaskId c, uint32_t word) const {
+  // A stream's queue entries are read only between its head and tail (streams.cpp), which the
+  // stream's start sets; zeroing them all at every fork was one store per pool buffer (512 in
+  // examples/proxy.uring's relay task).
+  for (rgir::ScopeId s : tasks_[c].scopes) {
+    if (!IsStream(s)) continue;
+    const uint32_t first = ScopeWord(s) + kStreamQueue;
+    if (word >= first && word < first + g_.params[g_.deadlines[s].pool].type.count) return true;
+  }
+  return false;
 }
 
 void GraphLowerer::ForEachInstance(StepBuilder& b, rgir::TaskId c,
