@@ -229,8 +229,14 @@ class GraphLowerer {
   void EmitRunBlocks(StepBuilder& b, llvm::BasicBlock* next);
   /// body(task, checked slot index) for the (task, slot) named by two i32 values: a switch over
   /// the tasks; a task number out of range does nothing, a slot out of range stops (bad CQE).
-  void EmitForSlot(StepBuilder& b, llvm::Value* task, llvm::Value* slot,
-                   const std::function<void(StepBuilder&, rgir::TaskId, llvm::Value* idx)>& body);
+  /// Returns the switch.
+  llvm::SwitchInst* EmitForSlot(
+      StepBuilder& b, llvm::Value* task, llvm::Value* slot,
+      const std::function<void(StepBuilder&, rgir::TaskId, llvm::Value* idx)>& body);
+  /// Takes out of the reaper's switches the cases of tasks that no user_data names (a task
+  /// that only forks and joins, such as the root of a `parallel`, never gets a CQE) and the
+  /// code only they reached.
+  void DropUnnamedReapCases();
   /// Ends the graph: status 1 (done) or 2 (failed with `neg_errno`, an i32 < 0).
   void EndGraph(StepBuilder& b, bool failed, llvm::Value* neg_errno);
   /// Writes one SQE and counts it in flight.
@@ -552,6 +558,10 @@ class GraphLowerer {
   llvm::BasicBlock* seg_done_ = nullptr;  ///< where the segment being emitted ends
   llvm::BasicBlock* seg_entry_ = nullptr;  ///< its first block (null outside segments)
   std::set<std::pair<rgir::VarId, uint32_t>> seg_zeroed_;  ///< register words zeroed there
+  /// The reaper's switches over the task number of a CQE's user_data (EmitReapTask), and the
+  /// tasks some user_data names (UserData): DropUnnamedReapCases.
+  std::vector<llvm::SwitchInst*> reap_switches_;
+  std::set<rgir::TaskId> named_tasks_;
   /// The block of each node of the task being emitted, shared by all its segments (tasks.cpp).
   std::map<rgir::NodeId, llvm::BasicBlock*> node_blocks_;
 };

@@ -117,7 +117,7 @@ llvm::Value* GraphLowerer::PopReady(StepBuilder& b) {
   return entry;
 }
 
-void GraphLowerer::EmitForSlot(
+llvm::SwitchInst* GraphLowerer::EmitForSlot(
     StepBuilder& b, llvm::Value* task, llvm::Value* slot,
     const std::function<void(StepBuilder&, rgir::TaskId, llvm::Value* idx)>& body) {
   llvm::IRBuilder<>& ir = b.ir();
@@ -131,6 +131,7 @@ void GraphLowerer::EmitForSlot(
     ir.CreateBr(end);
   }
   b.SetBlock(end);
+  return sw;
 }
 
 }  // namespace uringc::lower

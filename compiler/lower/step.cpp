@@ -12,6 +12,7 @@
 #include "bpf_ir/control.h"
 #include "bpf_ir/wait.h"
 #include "lower/graph_lowerer.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 namespace uringc::lower {
 
@@ -50,8 +51,20 @@ bool GraphLowerer::Run() {
   if (!PlanLayout()) return false;
   DeclareGlobals();
   EmitStep();
+  DropUnnamedReapCases();
   PromoteRegisterVars();
   return true;
+}
+
+void GraphLowerer::DropUnnamedReapCases() {
+  if (reap_switches_.empty()) return;
+  for (llvm::SwitchInst* sw : reap_switches_) {
+    for (auto it = sw->case_begin(); it != sw->case_end();) {
+      const auto task = static_cast<rgir::TaskId>(it->getCaseValue()->getZExtValue());
+      it = named_tasks_.count(task) ? std::next(it) : sw->removeCase(it);
+    }
+  }
+  llvm::EliminateUnreachableBlocks(*reap_switches_.front()->getFunction());
 }
 
 uint32_t GraphLowerer::Budget(uint32_t asked, uint32_t least) const {
@@ -76,6 +89,7 @@ llvm::Value* GraphLowerer::NextSeq(StepBuilder& b) {
 
 llvm::Value* GraphLowerer::UserData(StepBuilder& b, rgir::TaskId task, llvm::Value* idx,
                                     llvm::Value* seq) {
+  named_tasks_.insert(task);
   llvm::IRBuilder<>& ir = b.ir();
   llvm::Value* hi = ir.getInt64(static_cast<uint64_t>(task) << 48);
   llvm::Value* mid = ir.CreateShl(ir.CreateZExtOrTrunc(idx, ir.getInt64Ty()), 32);
@@ -161,9 +175,10 @@ void GraphLowerer::EmitReapTask(StepBuilder& b, const Cqe& cqe, llvm::Value* seq
     llvm::Value* task = ir.CreateTrunc(ir.CreateLShr(cqe.user_data, 48), ir.getInt32Ty());
     llvm::Value* slot = ir.CreateTrunc(
         ir.CreateAnd(ir.CreateLShr(cqe.user_data, 32), ir.getInt64(0xffff)), ir.getInt32Ty());
-    EmitForSlot(b, task, slot, [&](StepBuilder& b, rgir::TaskId t, llvm::Value* idx) {
-      EmitReapSlot(b, t, idx, cqe, seq);
-    });
+    reap_switches_.push_back(
+        EmitForSlot(b, task, slot, [&](StepBuilder& b, rgir::TaskId t, llvm::Value* idx) {
+          EmitReapSlot(b, t, idx, cqe, seq);
+        }));
   }
 }
 
