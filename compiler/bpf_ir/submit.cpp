@@ -124,6 +124,71 @@ llvm::Instruction* SubmitQueue::Push(StepBuilder& sb, const SqeFields& f) {
   return full;
 }
 
+llvm::Instruction* SubmitQueue::PushByUserData(StepBuilder& sb, uint8_t opcode,
+                                               llvm::Value* addr) {
+  if (!llvm::isa<llvm::GlobalVariable>(pending_)) {  // a register: only the step can count it
+    return Push(sb, SqeFields{.opcode = opcode, .addr = addr, .user_data = sb.ir().getInt64(0)});
+  }
+  llvm::IRBuilder<>& ir = sb.ir();
+  auto* full = llvm::cast<llvm::Instruction>(
+      ir.CreateICmpUGE(Pending(sb), sq_entries_.Read(sb), "sq_full"));
+  sb.StopIf(full, StopReason::kSqFull);
+  ir.CreateCall(PushByUserDataHelper(sb),
+                {sqes_, sq_tail_ptr_, ir.getInt64(opcode), ir.CreateZExtOrTrunc(addr, ir.getInt64Ty())});
+  return full;
+}
+
+// Cancelling is emitted wherever a task, a scope or a stream can end, one SQE each: some 25
+// instructions at every place (examples/proxy.uring had 37), now a call of this subprogram. It
+// reads the SQ tail itself (0 on an SQ_REWIND ring), which no one moves before the step's Flush.
+llvm::Function* SubmitQueue::PushByUserDataHelper(StepBuilder& sb) {
+  if (push_by_user_data_helper_ != nullptr) return push_by_user_data_helper_;
+  BpfModule& m = sb.module();
+  llvm::LLVMContext& ctx = m.context();
+  llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
+  llvm::Type* ptr = llvm::PointerType::get(ctx, 0);
+  DebugTypes& types = m.types();
+  llvm::DISubroutineType* debug_type = m.di().createSubroutineType(m.di().getOrCreateTypeArray(
+      {types.Int(), types.VoidPtr(), types.VoidPtr(), types.Scalar(ScalarType::kU64),
+       types.Scalar(ScalarType::kU64)}));
+  llvm::Function* fn = m.CreateHelper(
+      sb.InternalName("push_by_user_data"),
+      llvm::FunctionType::get(i32, {ptr, ptr, i64, i64}, false), debug_type,
+      {"sqes", "sq_tail", "opcode", "addr"}, sb.program().decl);
+  llvm::IRBuilder<> ir(llvm::BasicBlock::Create(ctx, "start", fn));
+  ir.SetCurrentDebugLocation(
+      llvm::DILocation::get(ctx, fn->getSubprogram()->getLine(), 0, fn->getSubprogram()));
+  auto block = [&](const char* name) { return llvm::BasicBlock::Create(ctx, name, fn); };
+  llvm::Value* n = ir.CreateAlignedLoad(i32, pending_, llvm::Align(4), /*isVolatile=*/true);
+  llvm::BasicBlock* start = ir.GetInsertBlock();
+  llvm::BasicBlock* tail = block("tail");
+  llvm::BasicBlock* write = block("write");
+  llvm::Value* rewind = StepBuilder::ReadConstField(ir, sq_rewind_.layout, sq_rewind_.index);
+  ir.CreateCondBr(ir.CreateICmpEQ(rewind, ir.getInt32(0)), tail, write);
+  ir.SetInsertPoint(tail);
+  llvm::Value* published = ir.CreateAlignedLoad(i32, fn->getArg(1), llvm::Align(4), true);
+  ir.CreateBr(write);
+  ir.SetInsertPoint(write);
+  llvm::PHINode* at = ir.CreatePHI(i32, 2, "sq_tail");
+  at->addIncoming(ir.getInt32(0), start);
+  at->addIncoming(published, tail);
+  llvm::Value* entries = StepBuilder::ReadConstField(ir, sq_entries_.layout, sq_entries_.index);
+  llvm::Value* index = ir.CreateAnd(ir.CreateAdd(at, n), ir.CreateSub(entries, ir.getInt32(1)));
+  llvm::Value* sqe = ir.CreateGEP(ir.getInt8Ty(), fn->getArg(0),
+                                  ir.CreateShl(ir.CreateZExt(index, i64), 6, "sqe_off"));
+  for (size_t word = 0; word < sizeof(io_uring_sqe) / 8; ++word) {
+    llvm::Value* v = ir.getInt64(0);
+    if (word == 0) v = fn->getArg(2);
+    if (word == offsetof(io_uring_sqe, addr) / 8) v = fn->getArg(3);
+    ir.CreateAlignedStore(v, ir.CreateConstGEP1_64(ir.getInt8Ty(), sqe, word * 8), llvm::Align(8));
+  }
+  ir.CreateAlignedStore(ir.CreateAdd(n, ir.getInt32(1)), pending_, llvm::Align(4), true);
+  ir.CreateRet(ir.getInt32(0));  // a subprogram's exit reads r0
+  push_by_user_data_helper_ = fn;
+  return fn;
+}
+
 // One bpf_io_uring_submit_sqes call per batch, as liburing's reference controllers make. Without
 // IORING_SETUP_SUBMIT_ALL io_submit_sqes would stop at the first SQE whose preparation fails (an
 // empty openat path: -ENOENT) and leave the rest in the SQ; with it that SQE completes with its

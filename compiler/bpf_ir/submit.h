@@ -38,6 +38,12 @@ class SubmitQueue {
   /// Writes one SQE; stops the step with kSqFull when the SQ ring is already full. Returns that
   /// check's condition (i1), which a caller that proved room for the SQE may fold to false.
   llvm::Instruction* Push(StepBuilder& sb, const SqeFields& fields);
+  /// Writes an SQE that names another request by its user_data (`addr`): opcode `opcode`, no
+  /// flags, fd, length or user_data of its own (IORING_OP_ASYNC_CANCEL, IORING_OP_TIMEOUT_REMOVE).
+  /// With `pending` in `.bss` the writing is a call of the subprogram
+  /// `<program>_push_by_user_data(sqes, sq_tail, opcode, addr)`; the SQ-full check stays inline
+  /// and is returned as Push returns it.
+  llvm::Instruction* PushByUserData(StepBuilder& sb, uint8_t opcode, llvm::Value* addr);
   /// Publishes the SQ tail and submits the pending SQEs with one call (nothing when there are
   /// none; the ring has SUBMIT_ALL, see submit.cpp). A negative result stops the step with
   /// kSubmitFailed and that errno in the detail word; a short count with kSubmitFailed and no
@@ -57,6 +63,8 @@ class SubmitQueue {
   /// `<program>_flush(ring, sq_tail)`, which returns 0, the submission's negative errno, or 1 for
   /// a short count (built on first use).
   llvm::Function* FlushHelper(StepBuilder& sb);
+  /// PushByUserData's subprogram (built on first use).
+  llvm::Function* PushByUserDataHelper(StepBuilder& sb);
 
   llvm::Value* sqes_;
   llvm::Value* sq_tail_ptr_;
@@ -71,6 +79,7 @@ class SubmitQueue {
   llvm::GlobalVariable* submitted_ = nullptr;
   bool mid_step_flush_ = false;
   llvm::Function* flush_helper_ = nullptr;
+  llvm::Function* push_by_user_data_helper_ = nullptr;
 };
 
 }  // namespace uringc

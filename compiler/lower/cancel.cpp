@@ -45,7 +45,7 @@ void GraphLowerer::CancelAwaited(StepBuilder& b, rgir::TaskId task, llvm::Value*
       ir.CreateICmpEQ(ir.CreateAnd(seq, ir.getInt64(kSeqCancelled)), ir.getInt64(0)));
   auto cancel_request = [&](StepBuilder& b) {
     FlushIfFull(b);
-    Push(b, sqe::AsyncCancel(UserData(b, task, idx, seq), nullptr));
+    PushByUserData(b, IORING_OP_ASYNC_CANCEL, UserData(b, task, idx, seq));
     t.StoreVar(b, idx, kWordSeq, b.ir().CreateOr(seq, b.ir().getInt64(kSeqCancelled)));
     llvm::Value* n = b.Load(ScalarType::kU32, cancelled_, 0, 4);
     b.Store(ScalarType::kU32, cancelled_, 0, b.ir().CreateAdd(n, b.ir().getInt32(1)), 4);

@@ -241,6 +241,11 @@ class GraphLowerer {
   void EndGraph(StepBuilder& b, bool failed, llvm::Value* neg_errno);
   /// Writes one SQE and counts it in flight.
   void Push(StepBuilder& b, const SqeFields& f);
+  /// The same for an SQE that names another request by its user_data (SubmitQueue::
+  /// PushByUserData): an IORING_OP_ASYNC_CANCEL or IORING_OP_TIMEOUT_REMOVE.
+  void PushByUserData(StepBuilder& b, uint8_t opcode, llvm::Value* addr);
+  /// Push's bookkeeping around `push`, which writes the SQE and returns its SQ-full check.
+  void PushWith(StepBuilder& b, const std::function<llvm::Instruction*()>& push);
   /// A loop bound per step: `asked` if set, else the graph's task slots within [least, 4096].
   uint32_t Budget(uint32_t asked, uint32_t least) const;
   llvm::Value* NextSeq(StepBuilder& b);
@@ -414,6 +419,9 @@ class GraphLowerer {
   void ArmStream(StepBuilder& b, Here h, rgir::ScopeId s);
   /// Buffer `bid` (any integer) back into the pool's buffer ring.
   void GiveBack(StepBuilder& b, llvm::Value* bid);
+  /// GiveBack's subprogram, `<graph>_give_back(mem, bid)` (built on first use).
+  llvm::Function* GiveBackHelper(StepBuilder& b);
+  llvm::Function* give_back_helper_ = nullptr;
   /// The slot word (i64) of the queue entry at position `pos`.
   llvm::Value* StreamEntryWord(StepBuilder& b, rgir::ScopeId s, llvm::Value* pos);
   /// Around each CQE's dispatch (with a pool): counts IORING_CQE_F_MORE CQEs, and gives back a

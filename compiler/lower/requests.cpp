@@ -340,9 +340,7 @@ void GraphLowerer::EmitDeadlineStart(StepBuilder& b, Here h, const rgir::Node& n
   EmitIf(b, ir.CreateOr(none, late), [&](StepBuilder& b) {
     llvm::IRBuilder<>& ir = b.ir();
     EmitIf(b, ir.CreateNot(none), [&](StepBuilder& b) {
-      Push(b, SqeFields{.opcode = IORING_OP_TIMEOUT_REMOVE,
-                        .addr = UserData(b, h.task, h.idx, armed),
-                        .user_data = b.ir().getInt64(0)});
+      PushByUserData(b, IORING_OP_TIMEOUT_REMOVE, UserData(b, h.task, h.idx, armed));
     });
     llvm::Value* seq = NextSeq(b);
     SqeFields f = sqe::Timeout(Timespec(b, ns), nullptr, nullptr);
@@ -366,10 +364,7 @@ void GraphLowerer::EmitDeadlineDisarm(StepBuilder& b, Here h, rgir::ScopeId s, l
   const uint32_t w = ScopeWord(s);
   llvm::Value* armed = t.LoadVar(b, idx, w + kDeadlineSeq);
   EmitIf(b, ir.CreateICmpNE(armed, ir.getInt64(0)), [&](StepBuilder& b) {
-    SqeFields f{.opcode = IORING_OP_TIMEOUT_REMOVE,
-                .addr = UserData(b, h.task, idx, armed),
-                .user_data = b.ir().getInt64(0)};
-    Push(b, f);
+    PushByUserData(b, IORING_OP_TIMEOUT_REMOVE, UserData(b, h.task, idx, armed));
     t.StoreVar(b, idx, w + kDeadlineSeq, b.ir().getInt64(0));
   });
   t.StoreVar(b, idx, w + kDeadlineDue, ir.getInt64(0));

@@ -97,6 +97,14 @@ llvm::Value* GraphLowerer::UserData(StepBuilder& b, rgir::TaskId task, llvm::Val
 }
 
 void GraphLowerer::Push(StepBuilder& b, const SqeFields& f) {
+  PushWith(b, [&] { return queue_->Push(b, f); });
+}
+
+void GraphLowerer::PushByUserData(StepBuilder& b, uint8_t opcode, llvm::Value* addr) {
+  PushWith(b, [&] { return queue_->PushByUserData(b, opcode, addr); });
+}
+
+void GraphLowerer::PushWith(StepBuilder& b, const std::function<llvm::Instruction*()>& push) {
   // A push right after FlushIfFull needs no room kept for it.
   const bool counted = !push_has_room_;
   if (counted) block_sqes_[b.ir().GetInsertBlock()] += push_weight_;
@@ -105,7 +113,7 @@ void GraphLowerer::Push(StepBuilder& b, const SqeFields& f) {
   if (push_weight_ != 1 || b.InIterator()) pushes_in_loops_ = true;
   llvm::BasicBlock* at = b.ir().GetInsertBlock();
   const bool first_in_block = push_blocks_.insert(at).second;
-  llvm::Instruction* full = queue_->Push(b, f);
+  llvm::Instruction* full = push();
   if (counted && in_run_code_ && first_in_block && push_weight_ == 1) {
     run_full_checks_.push_back(full);
   }
