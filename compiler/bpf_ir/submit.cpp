@@ -108,15 +108,28 @@ static llvm::Value* SqeWord(llvm::IRBuilder<>& ir, const SqeFields& f, size_t wo
   return result;
 }
 
+// The SQE at SQ position tail + pending, masked by the SQ's size (a power of two).
+static llvm::Value* SqeAt(llvm::IRBuilder<>& ir, llvm::Value* sqes, llvm::Value* tail,
+                          llvm::Value* pending, llvm::Value* entries) {
+  llvm::Value* index =
+      ir.CreateAnd(ir.CreateAdd(tail, pending), ir.CreateSub(entries, ir.getInt32(1)));
+  return ir.CreateInBoundsGEP(ir.getInt8Ty(), sqes,
+                              {ir.CreateShl(ir.CreateZExt(index, ir.getInt64Ty()), 6, "sqe_off")});
+}
+
+llvm::Instruction* SubmitQueue::StopIfFull(StepBuilder& sb, llvm::Value* pending,
+                                           llvm::Value* entries) {
+  auto* full = llvm::cast<llvm::Instruction>(sb.ir().CreateICmpUGE(pending, entries, "sq_full"));
+  sb.StopIf(full, StopReason::kSqFull);
+  return full;
+}
+
 llvm::Instruction* SubmitQueue::Push(StepBuilder& sb, const SqeFields& f) {
   llvm::IRBuilder<>& ir = sb.ir();
   llvm::Value* entries = sq_entries_.Read(sb);
   llvm::Value* pending = Pending(sb);
-  auto* full = llvm::cast<llvm::Instruction>(ir.CreateICmpUGE(pending, entries, "sq_full"));
-  sb.StopIf(full, StopReason::kSqFull);
-  llvm::Value* index =
-      ir.CreateAnd(ir.CreateAdd(Tail(sb), pending), ir.CreateSub(entries, ir.getInt32(1)));
-  llvm::Value* sqe = sb.At(sqes_, ir.CreateShl(ir.CreateZExt(index, ir.getInt64Ty()), 6, "sqe_off"));
+  llvm::Instruction* full = StopIfFull(sb, pending, entries);
+  llvm::Value* sqe = SqeAt(ir, sqes_, Tail(sb), pending, entries);
   for (size_t word = 0; word < sizeof(io_uring_sqe) / 8; ++word) {
     sb.Store(ScalarType::kU64, sqe, word * 8, SqeWord(ir, f, word), 8);
   }
@@ -126,15 +139,15 @@ llvm::Instruction* SubmitQueue::Push(StepBuilder& sb, const SqeFields& f) {
 
 llvm::Instruction* SubmitQueue::PushByUserData(StepBuilder& sb, uint8_t opcode,
                                                llvm::Value* addr) {
-  if (!llvm::isa<llvm::GlobalVariable>(pending_)) {  // a register: only the step can count it
+  // A one-task step may keep `pending` in a register (SettlePending), which a subprogram
+  // cannot count: the SQE is written inline there.
+  if (!llvm::isa<llvm::GlobalVariable>(pending_)) {
     return Push(sb, SqeFields{.opcode = opcode, .addr = addr, .user_data = sb.ir().getInt64(0)});
   }
   llvm::IRBuilder<>& ir = sb.ir();
-  auto* full = llvm::cast<llvm::Instruction>(
-      ir.CreateICmpUGE(Pending(sb), sq_entries_.Read(sb), "sq_full"));
-  sb.StopIf(full, StopReason::kSqFull);
-  ir.CreateCall(PushByUserDataHelper(sb),
-                {sqes_, sq_tail_ptr_, ir.getInt64(opcode), ir.CreateZExtOrTrunc(addr, ir.getInt64Ty())});
+  llvm::Instruction* full = StopIfFull(sb, Pending(sb), sq_entries_.Read(sb));
+  ir.CreateCall(PushByUserDataHelper(sb), {sqes_, sq_tail_ptr_, ir.getInt64(opcode),
+                                           ir.CreateZExtOrTrunc(addr, ir.getInt64Ty())});
   return full;
 }
 
@@ -149,16 +162,14 @@ llvm::Function* SubmitQueue::PushByUserDataHelper(StepBuilder& sb) {
   llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
   llvm::Type* ptr = llvm::PointerType::get(ctx, 0);
   DebugTypes& types = m.types();
-  llvm::DISubroutineType* debug_type = m.di().createSubroutineType(m.di().getOrCreateTypeArray(
-      {types.Int(), types.VoidPtr(), types.VoidPtr(), types.Scalar(ScalarType::kU64),
-       types.Scalar(ScalarType::kU64)}));
   llvm::Function* fn = m.CreateHelper(
       sb.InternalName("push_by_user_data"),
-      llvm::FunctionType::get(i32, {ptr, ptr, i64, i64}, false), debug_type,
+      llvm::FunctionType::get(i32, {ptr, ptr, i64, i64}, false),
+      {types.Int(), types.VoidPtr(), types.VoidPtr(), types.Scalar(ScalarType::kU64),
+       types.Scalar(ScalarType::kU64)},
       {"sqes", "sq_tail", "opcode", "addr"}, sb.program().decl);
-  llvm::IRBuilder<> ir(llvm::BasicBlock::Create(ctx, "start", fn));
-  ir.SetCurrentDebugLocation(
-      llvm::DILocation::get(ctx, fn->getSubprogram()->getLine(), 0, fn->getSubprogram()));
+  llvm::IRBuilder<> ir(ctx);
+  BpfModule::BeginHelperBody(ir, fn);
   auto block = [&](const char* name) { return llvm::BasicBlock::Create(ctx, name, fn); };
   llvm::Value* n = ir.CreateAlignedLoad(i32, pending_, llvm::Align(4), /*isVolatile=*/true);
   llvm::BasicBlock* start = ir.GetInsertBlock();
@@ -174,9 +185,7 @@ llvm::Function* SubmitQueue::PushByUserDataHelper(StepBuilder& sb) {
   at->addIncoming(ir.getInt32(0), start);
   at->addIncoming(published, tail);
   llvm::Value* entries = StepBuilder::ReadConstField(ir, sq_entries_.layout, sq_entries_.index);
-  llvm::Value* index = ir.CreateAnd(ir.CreateAdd(at, n), ir.CreateSub(entries, ir.getInt32(1)));
-  llvm::Value* sqe = ir.CreateGEP(ir.getInt8Ty(), fn->getArg(0),
-                                  ir.CreateShl(ir.CreateZExt(index, i64), 6, "sqe_off"));
+  llvm::Value* sqe = SqeAt(ir, fn->getArg(0), at, n, entries);
   for (size_t word = 0; word < sizeof(io_uring_sqe) / 8; ++word) {
     llvm::Value* v = ir.getInt64(0);
     if (word == 0) v = fn->getArg(2);
@@ -233,13 +242,11 @@ llvm::Function* SubmitQueue::FlushHelper(StepBuilder& sb) {
   llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
   llvm::Type* ptr = llvm::PointerType::get(ctx, 0);
   DebugTypes& types = m.types();
-  llvm::DISubroutineType* debug_type = m.di().createSubroutineType(m.di().getOrCreateTypeArray(
-      {types.Int(), types.ContextPtr(), types.U64Ptr()}));
-  llvm::Function* fn = m.CreateHelper(sb.InternalName("flush"), llvm::FunctionType::get(i32, {ptr, ptr}, false),
-                                      debug_type, {"ring", "sq_tail"}, sb.program().decl);
-  llvm::IRBuilder<> ir(llvm::BasicBlock::Create(ctx, "start", fn));
-  ir.SetCurrentDebugLocation(
-      llvm::DILocation::get(ctx, fn->getSubprogram()->getLine(), 0, fn->getSubprogram()));
+  llvm::Function* fn = m.CreateHelper(
+      sb.InternalName("flush"), llvm::FunctionType::get(i32, {ptr, ptr}, false),
+      {types.Int(), types.ContextPtr(), types.U64Ptr()}, {"ring", "sq_tail"}, sb.program().decl);
+  llvm::IRBuilder<> ir(ctx);
+  BpfModule::BeginHelperBody(ir, fn);
   auto block = [&](const char* name) { return llvm::BasicBlock::Create(ctx, name, fn); };
   auto load32 = [&](llvm::Value* p) {
     return ir.CreateAlignedLoad(i32, p, llvm::Align(4), /*isVolatile=*/true);

@@ -56,6 +56,8 @@ class SubmitQueue {
   void CountSubmittedIn(llvm::GlobalVariable* counter) { submitted_ = counter; }
 
  private:
+  /// Stops the step with kSqFull when `pending` SQEs fill the SQ; returns the check (i1).
+  llvm::Instruction* StopIfFull(StepBuilder& sb, llvm::Value* pending, llvm::Value* entries);
   /// i32: the SQ tail as published by the last Flush (or as the step found it).
   llvm::Value* Tail(StepBuilder& sb);
   void StorePending(StepBuilder& sb, llvm::Value* n);

@@ -117,9 +117,11 @@ llvm::GlobalVariable* BpfModule::CreateOps(std::string_view name, const BpfProgr
 }
 
 llvm::Function* BpfModule::CreateHelper(std::string_view name, llvm::FunctionType* type,
-                                        llvm::DISubroutineType* debug_type,
+                                        std::initializer_list<llvm::Metadata*> debug_signature,
                                         std::initializer_list<const char*> params,
                                         SourceRange decl) {
+  llvm::DISubroutineType* debug_type =
+      di_->createSubroutineType(di_->getOrCreateTypeArray(debug_signature));
   auto* fn = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage, Ref(name), *module_);
   // In `.text`, where libbpf looks for subprograms: a function in a `struct_ops` section would
   // be taken for another program.
@@ -142,7 +144,14 @@ llvm::Function* BpfModule::CreateHelper(std::string_view name, llvm::FunctionTyp
     arg++;
   }
   fn->setSubprogram(sp);
+  llvm::BasicBlock::Create(module_->getContext(), "start", fn);
   return fn;
+}
+
+void BpfModule::BeginHelperBody(llvm::IRBuilder<>& ir, llvm::Function* helper) {
+  ir.SetInsertPoint(&helper->getEntryBlock());
+  llvm::DISubprogram* sp = helper->getSubprogram();
+  ir.SetCurrentDebugLocation(llvm::DILocation::get(helper->getContext(), sp->getLine(), 0, sp));
 }
 
 namespace {

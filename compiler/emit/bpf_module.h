@@ -28,6 +28,7 @@
 #include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "uringc/source_file.h"
@@ -81,13 +82,16 @@ class BpfModule {
   /// `program`. ring_fd stays 0: the loader sets it before load.
   llvm::GlobalVariable* CreateOps(std::string_view name, const BpfProgram& program);
   /// A static BPF subprogram `name` (a function in `.text` with internal linkage, never
-  /// inlined) that the program calls: code used at many places emitted once. `debug_type`
-  /// describes it for BTF (every subprogram needs its func_info) and `params` names its
-  /// parameters. The body is the caller's to build; its instructions need debug locations in
-  /// the returned function's DISubprogram.
+  /// inlined) that the program calls: code used at many places emitted once. `debug_signature`
+  /// (the return type's DIType, then each parameter's) describes it for BTF (every subprogram
+  /// needs its func_info) and `params` names its parameters. The function comes with an empty
+  /// first block, `start`; the body is the caller's to build from there (BeginHelperBody), its
+  /// instructions with debug locations in the function's DISubprogram.
   llvm::Function* CreateHelper(std::string_view name, llvm::FunctionType* type,
-                               llvm::DISubroutineType* debug_type,
+                               std::initializer_list<llvm::Metadata*> debug_signature,
                                std::initializer_list<const char*> params, SourceRange decl);
+  /// Puts `ir` at the end of `helper`'s `start` block, at the subprogram's line.
+  static void BeginHelperBody(llvm::IRBuilder<>& ir, llvm::Function* helper);
 
   /// `__u8 *bpf_io_uring_get_region(ctx *, __u32 region_id, const size_t rdwr_buf_size)`.
   llvm::Function* GetRegionKfunc();

@@ -32,13 +32,12 @@ llvm::Function* GraphLowerer::EnqueueHelper(StepBuilder& b) {
   llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
   auto* type = llvm::FunctionType::get(i32, {llvm::PointerType::get(ctx, 0), i32}, false);
   DebugTypes& types = m_.types();
-  llvm::DISubroutineType* debug_type = m_.di().createSubroutineType(m_.di().getOrCreateTypeArray(
-      {types.Int(), types.U64Ptr(), types.Scalar(ScalarType::kU32)}));
-  llvm::Function* fn = m_.CreateHelper("uringc_" + g_.name + "_enqueue", type, debug_type,
-                                       {"queued", "entry"}, b.program().decl);
-  llvm::IRBuilder<> ir(llvm::BasicBlock::Create(ctx, "start", fn));
-  ir.SetCurrentDebugLocation(
-      llvm::DILocation::get(ctx, fn->getSubprogram()->getLine(), 0, fn->getSubprogram()));
+  llvm::Function* fn = m_.CreateHelper(
+      "uringc_" + g_.name + "_enqueue", type,
+      {types.Int(), types.U64Ptr(), types.Scalar(ScalarType::kU32)}, {"queued", "entry"},
+      b.program().decl);
+  llvm::IRBuilder<> ir(ctx);
+  BpfModule::BeginHelperBody(ir, fn);
   llvm::BasicBlock* put = llvm::BasicBlock::Create(ctx, "put", fn);
   llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx, "done", fn);
   llvm::Value* queued = fn->getArg(0);

@@ -41,13 +41,12 @@ llvm::Function* GraphLowerer::GiveBackHelper(StepBuilder& b) {
   auto* type = llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx),
                                        {llvm::PointerType::get(ctx, 0), i64}, false);
   DebugTypes& types = m_.types();
-  llvm::DISubroutineType* debug_type = m_.di().createSubroutineType(m_.di().getOrCreateTypeArray(
-      {types.Int(), types.VoidPtr(), types.Scalar(ScalarType::kU64)}));
-  llvm::Function* fn = m_.CreateHelper("uringc_" + g_.name + "_give_back", type, debug_type,
-                                       {"mem", "bid"}, b.program().decl);
-  llvm::IRBuilder<> ir(llvm::BasicBlock::Create(ctx, "start", fn));
-  ir.SetCurrentDebugLocation(
-      llvm::DILocation::get(ctx, fn->getSubprogram()->getLine(), 0, fn->getSubprogram()));
+  llvm::Function* fn = m_.CreateHelper(
+      "uringc_" + g_.name + "_give_back", type,
+      {types.Int(), types.VoidPtr(), types.Scalar(ScalarType::kU64)}, {"mem", "bid"},
+      b.program().decl);
+  llvm::IRBuilder<> ir(ctx);
+  BpfModule::BeginHelperBody(ir, fn);
   const Type& pool = g_.params[mem_layout_.pool].type;
   llvm::Value* mem = fn->getArg(0);
   auto at = [&](llvm::Value* offset) { return ir.CreateGEP(ir.getInt8Ty(), mem, offset); };
@@ -68,8 +67,9 @@ llvm::Function* GraphLowerer::GiveBackHelper(StepBuilder& b) {
   llvm::Value* addr = ir.CreateAdd(ir.CreateAdd(region, ir.getInt64(mem_layout_.pool_at)),
                                    ir.CreateMul(bid, ir.getInt64(pool.size)), "buf_addr");
   store(addr, entry, 8);
-  store(ir.getInt32(static_cast<uint32_t>(pool.size)), ir.CreateConstGEP1_64(ir.getInt8Ty(), entry, 8), 8);
-  store(ir.CreateTrunc(bid, ir.getInt16Ty()), ir.CreateConstGEP1_64(ir.getInt8Ty(), entry, 12), 4);
+  auto field = [&](uint64_t offset) { return ir.CreateConstGEP1_64(ir.getInt8Ty(), entry, offset); };
+  store(ir.getInt32(static_cast<uint32_t>(pool.size)), field(8), 8);
+  store(ir.CreateTrunc(bid, ir.getInt16Ty()), field(12), 4);
   // The tail's own entry may be the one just written (slot 0): the tail is stored last.
   store(ir.CreateAdd(tail, ir.getInt16(1)), at(ir.getInt64(mem_layout_.ring_at + 14)), 2);
   ir.CreateRet(ir.getInt32(0));  // a subprogram's exit reads r0
