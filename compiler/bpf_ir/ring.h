@@ -22,6 +22,13 @@ struct RingConstant {
   llvm::Value* Read(StepBuilder& sb) const {
     return value != nullptr ? value : sb.ReadConstField(layout, index);
   }
+  /// The field in a body of its own (a subprogram's, which cannot use what the step loaded):
+  /// `value` when it is a constant, else a load with `ir`.
+  llvm::Value* ReadIn(llvm::IRBuilder<>& ir) const {
+    return IsFixed() ? value : StepBuilder::ReadConstField(ir, layout, index);
+  }
+  /// The value is known when the program is compiled (a constant, not a load-time field).
+  bool IsFixed() const { return llvm::isa_and_nonnull<llvm::Constant>(value); }
 };
 
 /// The fields of `.rodata struct uringc_ring_layout <prefix>ring` (default prefix `uringc_`). The
@@ -37,8 +44,17 @@ struct RingConstants {
   RingConstant rings_size;  ///< bytes of the rings region to map
   RingConstant sqes_size;   ///< bytes of the SQE array to map
   /// 1 on an SQ_REWIND ring (SQEs at sqes[0..n), the SQ tail stays 0), 0 with an SQ tail: the
-  /// verifier knows the frozen value and removes the other ring's code (host_abi.h).
+  /// verifier knows the frozen value and removes the other ring's code (host_abi.h). A program
+  /// compiled for SQ_REWIND rings only sets `value` to the constant 1 (FixSqRewind), so LLVM
+  /// drops the tail ring's code from the object too.
   RingConstant sq_rewind;
+
+  /// The object runs on SQ_REWIND rings only: `sq_rewind` becomes the constant 1.
+  void FixSqRewind(llvm::LLVMContext& ctx) {
+    sq_rewind.value = llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), 1);
+  }
+  /// Whether FixSqRewind was called.
+  bool RewindOnly() const { return sq_rewind.IsFixed(); }
 };
 
 /// Declares the ring constants in `.rodata` (once per module; programs of one object share them).

@@ -24,7 +24,10 @@ SubmitQueue::SubmitQueue(StepBuilder& sb, const RingRegions& regions, const Ring
       sq_rewind_(rc.sq_rewind),
       mid_step_flush_(mid_step_flush) {
   llvm::IRBuilder<>& ir = sb.ir();
-  sq_tail_ptr_ = sb.At(regions.rings, ir.CreateZExt(rc.sq_tail_off.Read(sb), ir.getInt64Ty()));
+  // On SQ_REWIND rings only there is no tail to read or publish (the subprograms take null).
+  sq_tail_ptr_ = rc.RewindOnly() ? llvm::ConstantPointerNull::get(ir.getPtrTy())
+                                 : sb.At(regions.rings,
+                                         ir.CreateZExt(rc.sq_tail_off.Read(sb), ir.getInt64Ty()));
   rewind_ = ir.CreateICmpNE(rc.sq_rewind.Read(sb), ir.getInt32(0), "sq_rewind");
   sq_tail_ = nullptr;
   if (!mid_step_flush) sq_tail_ = Tail(sb);
@@ -69,6 +72,7 @@ void SubmitQueue::StorePending(StepBuilder& sb, llvm::Value* n) {
 // the constant and drops the load's path).
 llvm::Value* SubmitQueue::Tail(StepBuilder& sb) {
   if (sq_tail_ != nullptr) return sq_tail_;
+  if (sq_rewind_.IsFixed()) return sb.ir().getInt32(0);  // SQ_REWIND rings only
   return EmitLazySelect(sb, rewind_, sb.ir().getInt32(0), [&](StepBuilder& b) {
     return b.Load(ScalarType::kU32, sq_tail_ptr_, 0, 4, /*is_volatile=*/true);
   }, "sq_tail");
@@ -172,18 +176,21 @@ llvm::Function* SubmitQueue::PushByUserDataHelper(StepBuilder& sb) {
   BpfModule::BeginHelperBody(ir, fn);
   auto block = [&](const char* name) { return llvm::BasicBlock::Create(ctx, name, fn); };
   llvm::Value* n = ir.CreateAlignedLoad(i32, pending_, llvm::Align(4), /*isVolatile=*/true);
-  llvm::BasicBlock* start = ir.GetInsertBlock();
-  llvm::BasicBlock* tail = block("tail");
-  llvm::BasicBlock* write = block("write");
-  llvm::Value* rewind = StepBuilder::ReadConstField(ir, sq_rewind_.layout, sq_rewind_.index);
-  ir.CreateCondBr(ir.CreateICmpEQ(rewind, ir.getInt32(0)), tail, write);
-  ir.SetInsertPoint(tail);
-  llvm::Value* published = ir.CreateAlignedLoad(i32, fn->getArg(1), llvm::Align(4), true);
-  ir.CreateBr(write);
-  ir.SetInsertPoint(write);
-  llvm::PHINode* at = ir.CreatePHI(i32, 2, "sq_tail");
-  at->addIncoming(ir.getInt32(0), start);
-  at->addIncoming(published, tail);
+  llvm::Value* at = ir.getInt32(0);
+  if (!sq_rewind_.IsFixed()) {  // the published tail on a tail ring, 0 on an SQ_REWIND ring
+    llvm::BasicBlock* start = ir.GetInsertBlock();
+    llvm::BasicBlock* tail = block("tail");
+    llvm::BasicBlock* write = block("write");
+    ir.CreateCondBr(ir.CreateICmpEQ(sq_rewind_.ReadIn(ir), ir.getInt32(0)), tail, write);
+    ir.SetInsertPoint(tail);
+    llvm::Value* published = ir.CreateAlignedLoad(i32, fn->getArg(1), llvm::Align(4), true);
+    ir.CreateBr(write);
+    ir.SetInsertPoint(write);
+    llvm::PHINode* phi = ir.CreatePHI(i32, 2, "sq_tail");
+    phi->addIncoming(ir.getInt32(0), start);
+    phi->addIncoming(published, tail);
+    at = phi;
+  }
   llvm::Value* entries = StepBuilder::ReadConstField(ir, sq_entries_.layout, sq_entries_.index);
   llvm::Value* sqe = SqeAt(ir, fn->getArg(0), at, n, entries);
   for (size_t word = 0; word < sizeof(io_uring_sqe) / 8; ++word) {
@@ -216,10 +223,12 @@ void SubmitQueue::Flush(StepBuilder& sb) {
   llvm::Value* n = Pending(sb);
   EmitIf(sb, ir.CreateICmpNE(n, ir.getInt32(0)), [&](StepBuilder& b) {
     llvm::IRBuilder<>& ir = b.ir();
-    EmitIf(b, ir.CreateNot(rewind_), [&](StepBuilder& b) {
-      b.Store(ScalarType::kU32, sq_tail_ptr_, 0, b.ir().CreateAdd(Tail(b), n), 4,
-              /*is_volatile=*/true);
-    });
+    if (!sq_rewind_.IsFixed()) {
+      EmitIf(b, ir.CreateNot(rewind_), [&](StepBuilder& b) {
+        b.Store(ScalarType::kU32, sq_tail_ptr_, 0, b.ir().CreateAdd(Tail(b), n), 4,
+                /*is_volatile=*/true);
+      });
+    }
     llvm::Value* ret = ir.CreateCall(b.module().SubmitSqesKfunc(), {b.ring(), n}, "submitted");
     b.StopIf(ir.CreateICmpSLT(ret, ir.getInt32(0)), StopReason::kSubmitFailed, ret);
     b.StopIf(ir.CreateICmpNE(ret, n), StopReason::kSubmitFailed);  // EAGAIN
@@ -260,14 +269,15 @@ llvm::Function* SubmitQueue::FlushHelper(StepBuilder& sb) {
   ir.CreateCondBr(ir.CreateICmpEQ(n, ir.getInt32(0)), done, some);
   ir.SetInsertPoint(some);
   // On a tail ring the SQEs are published first (the SQ_REWIND ring's constant 1 drops this).
-  llvm::BasicBlock* tail = block("tail");
-  llvm::BasicBlock* submit = block("submit");
-  llvm::Value* rewind = StepBuilder::ReadConstField(ir, sq_rewind_.layout, sq_rewind_.index);
-  ir.CreateCondBr(ir.CreateICmpEQ(rewind, ir.getInt32(0)), tail, submit);
-  ir.SetInsertPoint(tail);
-  store32(ir.CreateAdd(load32(fn->getArg(1)), n), fn->getArg(1));
-  ir.CreateBr(submit);
-  ir.SetInsertPoint(submit);
+  if (!sq_rewind_.IsFixed()) {
+    llvm::BasicBlock* tail = block("tail");
+    llvm::BasicBlock* submit = block("submit");
+    ir.CreateCondBr(ir.CreateICmpEQ(sq_rewind_.ReadIn(ir), ir.getInt32(0)), tail, submit);
+    ir.SetInsertPoint(tail);
+    store32(ir.CreateAdd(load32(fn->getArg(1)), n), fn->getArg(1));
+    ir.CreateBr(submit);
+    ir.SetInsertPoint(submit);
+  }
   llvm::Value* ret = ir.CreateCall(m.SubmitSqesKfunc(), {fn->getArg(0), n}, "submitted");
   llvm::BasicBlock* failed = block("failed");
   llvm::BasicBlock* whole = block("whole");

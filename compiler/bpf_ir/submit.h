@@ -7,7 +7,8 @@
 // On an SQ_REWIND ring (load-time constant `sq_rewind`) the tail counts as 0, so SQEs go at
 // sqes[pending], and Flush leaves the SQ tail alone (the kernel takes sqes[0..n) and the UAPI
 // wants the tail kept 0). The verifier sees the frozen constant and drops the other ring's path,
-// so one object runs on both rings at the cost of one constant load per step.
+// so one object runs on both rings at the cost of one constant load per step. A program for
+// SQ_REWIND rings only (RingConstants::FixSqRewind) has no tail-ring code at all.
 #pragma once
 
 #include "bpf_ir/ring.h"

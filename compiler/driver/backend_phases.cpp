@@ -50,6 +50,7 @@ bool Lower(Compilation& c) {
   GraphLoweringOptions options;
   options.break_region_null_check = b.request.break_region_null_check;
   options.break_instruction_selection = b.request.break_instruction_selection;
+  options.sq_ring = b.request.target == CodeTarget::kHost ? SqRing::kAny : b.request.sq_ring;
   if (!LowerGraphToBpf(g, *b.module, options, c.diagnostics) || !b.module->Finalize(c.diagnostics))
     return false;
   if (b.request.target == CodeTarget::kHost) b.module->CloneForHost();

@@ -15,6 +15,7 @@
 #include "emit/bpf_module.h"
 #include "emit/codegen.h"
 #include "emit/kernel_abi.h"
+#include "lower/lower.h"
 
 namespace uringc::driver {
 
@@ -31,6 +32,9 @@ struct CompileRequest {
   /// With kHost: the descriptor's symbol; empty for uringc_program_<graph> (HostProgramSymbol).
   std::string host_symbol;
   KernelAbi abi = kDefaultKernelAbi;
+  /// `--ring`: SQ_REWIND rings only (the default), or any ring. The host target's objects are
+  /// always for any ring (the host engine runs on rings with an SQ tail before Linux 7.0).
+  SqRing sq_ring = SqRing::kRewind;
   bool break_region_null_check = false;     ///< test only (uringc-test): see GraphLoweringOptions
   bool break_instruction_selection = false;  ///< test only (uringc-test): see GraphLoweringOptions
 };

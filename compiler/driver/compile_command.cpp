@@ -229,6 +229,16 @@ Runner DeclareCompile(CLI::App& cmd, bool test_switches) {
             return IsIdentifier(v) ? "" : "`" + v + "` is not a C identifier";
           },
           ""));
+  cmd.add_option_function<std::string>(
+         "--ring",
+         [s](const std::string& ring) {
+           s->request.sq_ring = ring == "any" ? SqRing::kAny : SqRing::kRewind;
+         },
+         "the submission queues the BPF object runs on: rewind (default): SQ_REWIND rings only "
+         "(Linux 7.0+, what `uringc run` makes), no SQ-tail code in the object; any: also rings "
+         "with an SQ tail (`uringc run --ring tail`). --target=host objects run on any ring")
+      ->type_name("RING")
+      ->check(CLI::IsMember({"rewind", "any"}));
   AddBackendOptions(cmd, s->request, s->target_kernel);
   s->emit_header =
       cmd.add_flag("--emit-header{}", s->header_path,

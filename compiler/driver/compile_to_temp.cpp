@@ -21,6 +21,8 @@ std::optional<std::string> CompileToTemp(const RunCompiledCommand& cmd, const st
   req.file = cmd.program ? kProgramName : cmd.file;
   req.program = cmd.program;
   if (!cmd.run.vm && cmd.run.engine != EngineChoice::kKernel) req.target = CodeTarget::kHost;
+  // `--ring tail` asks for a ring with an SQ tail, which a program for SQ_REWIND rings refuses.
+  if (cmd.run.ring_mode == RingMode::kTail) req.sq_ring = SqRing::kAny;
   std::string error;
   // With --vm the program runs in the guests, so `auto` means their kernels, not this one.
   const bool guests = cmd.run.vm && cmd.target_kernel == "auto";

@@ -194,6 +194,10 @@ std::vector<rgir::NodeId> GraphLowerer::Successors(const rgir::Node& node) {
 void GraphLowerer::DeclareGlobals() {
   const SourceRange at = g_.range;
   rc_ = DeclareRingConstants(m_, at);
+  if (opt_.sq_ring == SqRing::kRewind) {  // no tail-ring code; the runtime needs to know
+    rc_.FixSqRewind(m_.context());
+    m_.AddRodata(kNeedsSqRewindGlobal, ScalarType::kU32, 1, at);
+  }
   mem_addr_ = m_.AddRodata("uringc_mem_addr", ScalarType::kU64, 0, at);
   mem_layout_ = GraphMemLayout(g_);
   mem_size_ = mem_layout_.size;

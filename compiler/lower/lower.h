@@ -23,7 +23,19 @@
 
 namespace uringc {
 
+/// The submission queues a controller runs on (`uringc compile --ring`). Every kernel with
+/// io_uring_bpf_ops (7.1+) has SQ_REWIND (7.0+), and `uringc run` makes such rings by default;
+/// a ring with an SQ tail is what RingMode::kTail makes, and what the host engine has on kernels
+/// before 7.0.
+enum class SqRing {
+  kRewind,  ///< SQ_REWIND rings only: SQEs at sqes[0..n), no SQ tail to read or publish
+  kAny,     ///< also rings with an SQ tail: the load-time `sq_rewind` constant chooses the path
+};
+
 struct GraphLoweringOptions {
+  /// kRewind: the object declares `.rodata uringc_needs_sq_rewind = 1` (the runtime refuses
+  /// other rings) and carries no tail-ring code; kAny: one object for both kinds of ring.
+  SqRing sq_ring = SqRing::kAny;
   /// Ready slots run per loop_step; 0: from the graph (its task slots, between 4 and 32), so a
   /// graph of K tasks resumes all K in one step when their CQEs arrive together.
   uint32_t run_budget = 0;

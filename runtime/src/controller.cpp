@@ -477,6 +477,12 @@ bool Controller::HandlesRewindRings() const {
   return !globals_.Has("uringc_sq_tail_off") || globals_.Has(kSqRewindGlobal);
 }
 
+bool Controller::NeedsRewindRing() {
+  if (!globals_.Has(kNeedsSqRewindGlobal)) return false;
+  auto needs = GetInt(kNeedsSqRewindGlobal);
+  return needs && *needs != 0;
+}
+
 RingOptions Controller::FitRingOptions(RingOptions base) {
   if (base.mode == RingMode::kAuto && !HandlesRewindRings()) base.mode = RingMode::kTail;
   // Compiled .uring controllers declare the parameter region they need (timespecs live there).
@@ -493,7 +499,8 @@ Result<void> Controller::CheckRingFits(const Ring& ring) {
   // Compiled .uring controllers declare what they need of the ring; without these checks a
   // too-small parameter region fails the run with EFAULT, and a ring with more SQ entries than
   // timespec slots could give two timeouts of one step the same slot. A controller that
-  // advances the SQ tail would, on an SQ_REWIND ring, submit stale SQEs from sqes[0].
+  // advances the SQ tail would, on an SQ_REWIND ring, submit stale SQEs from sqes[0]; one
+  // compiled for SQ_REWIND rings only would, on a ring with an SQ tail, submit nothing new.
   if (ring.rewind() && !HandlesRewindRings()) {
     return MakeError(DiagKind::kRingNotSupported, EINVAL,
                      "`" + ops_name_ +
@@ -536,6 +543,24 @@ Result<void> Controller::CheckRingFits(const Ring& ring) {
               " SQ entries (one timespec slot per " + "SQE of a step) and the ring has " +
               std::to_string(ring.layout().sq_entries) + ": create it with fewer (--sq-entries)");
     }
+  }
+  // Last: on a kernel before 7.0 (no SQ_REWIND) the checks above still say what else is wrong.
+  if (!ring.rewind() && NeedsRewindRing() && ring.sq_rewind_refused()) {
+    return MakeError(DiagKind::kNoBpfOps, ESRCH,
+                     "`" + ops_name_ +
+                         "` was compiled for SQ_REWIND rings and this kernel refuses them "
+                         "(they came with Linux 7.0), so it has no io_uring_bpf_ops either: "
+                         "Linux 7.1+ with CONFIG_IO_URING_BPF_OPS is needed (try `uringc run "
+                         "--vm`)");
+  }
+  if (!ring.rewind() && NeedsRewindRing()) {
+    return MakeError(DiagKind::kRingNotSupported, EINVAL,
+                     "`" + ops_name_ +
+                         "` was compiled for SQ_REWIND rings only (it writes its SQEs at "
+                         "sqes[0..n) and never publishes an SQ tail), and this ring has an SQ "
+                         "tail: create the ring with RingMode::kRewind or kAuto (`uringc run "
+                         "--ring rewind`), or compile the program with `uringc compile "
+                         "--ring=any` to run it on both kinds of ring");
   }
   return {};
 }

@@ -91,7 +91,10 @@ Result<std::unique_ptr<Ring>> Ring::Create(const RingOptions& options) {
     // a ring is still useful there (host tests, feature probes).
     auto rewind = ring->Setup(options, RingMode::kRewind);
     if (!rewind && rewind.error().code != -EINVAL) return rewind.error();
-    if (!rewind) URINGC_TRY(ring->Setup(options, RingMode::kTail));
+    if (!rewind) {
+      URINGC_TRY(ring->Setup(options, RingMode::kTail));
+      ring->sq_rewind_refused_ = true;
+    }
   } else {
     // Without SUBMIT_ALL a failed preparation leaves the rest of a batch in the SQ, which a
     // controller resubmits only on a ring with an SQ tail: kAuto takes kTail there.

@@ -12,6 +12,7 @@
 // source order after a line `; graph G`, with the DIFile's copy of the source (check lines
 // included) elided. The runner runs this build's `uringc` (or --uringc=PATH) for it instead of
 // linking the back end, so this binary stays free of LLVM like the front end's other tests.
+// A `// FLAGS: ...` line adds options to that command (`--ring=any`).
 // `--regenerate` leaves LLVM lines where they are: they are written and fixed by hand. Choose
 // lines that say what makes the construct correct (opcodes, flags, constants, named values,
 // block labels) and bind value numbers with `[[NAME:RE]]` instead of writing them.
@@ -89,10 +90,22 @@ std::string ShellQuote(const std::string& s) {
   return out + "'";
 }
 
+// The options of a `// FLAGS: ...` line (for example `--ring=any`), each quoted; "" without one.
+std::string Flags(const std::string& path) {
+  std::istringstream in(Read(path));
+  std::string out;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("// FLAGS:", 0) != 0) continue;
+    std::istringstream words(line.substr(9));
+    for (std::string w; words >> w;) out += " " + ShellQuote(w);
+  }
+  return out;
+}
+
 std::string CompileCommand(const std::string& uringc, const std::string& stdlib,
                            const std::string& graph, const std::string& path) {
   return ShellQuote(uringc) + " compile --emit=llvm -O0 --stdlib=" + ShellQuote(stdlib) +
-         " --graph=" + ShellQuote(graph) + " " + ShellQuote(path);
+         Flags(path) + " --graph=" + ShellQuote(graph) + " " + ShellQuote(path);
 }
 
 // The DIFile embeds the `.uring` text, check lines included, which every check would match:

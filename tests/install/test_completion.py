@@ -35,6 +35,7 @@ class Completion(unittest.TestCase):
     def test_choices_of_an_option(self):
         self.assertEqual(complete("uringc", "compile", "--emit", ""), ["asm", "llvm", "obj"])
         self.assertEqual(complete("uringc", "compile", "--target", "h"), ["host"])
+        self.assertEqual(complete("uringc", "compile", "--ring", ""), ["any", "rewind"])
         self.assertEqual(complete("uringc", "run", "--engine", "=", ""), ["auto", "host", "kernel"])
         self.assertEqual(complete("uringc-run", "--ring", ""), ["auto", "rewind", "tail"])
         self.assertEqual(complete("uringc", "graph", "--view", ""), ["ir", "requests"])

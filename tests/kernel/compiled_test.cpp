@@ -54,6 +54,10 @@ URINGC_EMBEDDED(ex_nop_chain_bpf);
 URINGC_EMBEDDED(ex_retry_bpf);
 URINGC_EMBEDDED(ex_tee_bpf);
 URINGC_EMBEDDED(ex_nop_chain_o0_bpf);
+URINGC_EMBEDDED(ex_nop_chain_any_bpf);  // --ring=any: for rings with an SQ tail too
+URINGC_EMBEDDED(ex_nop_chain_o0_any_bpf);
+URINGC_EMBEDDED(ex_copy_any_bpf);
+URINGC_EMBEDDED(t_prep_fail_any_bpf);
 URINGC_EMBEDDED(t_within_pipe_bpf);
 URINGC_EMBEDDED(t_bad_fd_bpf);
 URINGC_EMBEDDED(t_cancel_siblings_bpf);
@@ -189,8 +193,8 @@ TEST(TargetKernelAuto, PicksTheRunningKernelsAbi) {
 
 // ----- behaviour --------------------------------------------------------------------------------
 
-// examples/nop_chain.uring compiled at -O2 and -O0, run for n NOPs, on an SQ_REWIND ring and on
-// one with an SQ tail (one object for both).
+// examples/nop_chain.uring compiled at -O2 and -O0, run for n NOPs, on an SQ_REWIND ring, and
+// compiled with --ring=any (one object for both kinds of ring) on either.
 struct ChainRun {
   const char* opt;
   const Embedded* obj;
@@ -220,11 +224,12 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         ChainRun{"O2", &ex_nop_chain_bpf_obj, 0}, ChainRun{"O2", &ex_nop_chain_bpf_obj, 1},
         ChainRun{"O2", &ex_nop_chain_bpf_obj, 1000}, ChainRun{"O2", &ex_nop_chain_bpf_obj, 100000},
-        ChainRun{"O2", &ex_nop_chain_bpf_obj, 1000, RingMode::kTail},
-        ChainRun{"O2", &ex_nop_chain_bpf_obj, 100000, RingMode::kTail},
+        ChainRun{"O2_any", &ex_nop_chain_any_bpf_obj, 1000, RingMode::kTail},
+        ChainRun{"O2_any", &ex_nop_chain_any_bpf_obj, 100000, RingMode::kTail},
+        ChainRun{"O2_any", &ex_nop_chain_any_bpf_obj, 1000, RingMode::kRewind},
         ChainRun{"O0", &ex_nop_chain_o0_bpf_obj, 0}, ChainRun{"O0", &ex_nop_chain_o0_bpf_obj, 1},
         ChainRun{"O0", &ex_nop_chain_o0_bpf_obj, 1000},
-        ChainRun{"O0", &ex_nop_chain_o0_bpf_obj, 1000, RingMode::kTail}),
+        ChainRun{"O0_any", &ex_nop_chain_o0_any_bpf_obj, 1000, RingMode::kTail}),
     [](const auto& info) {
       return std::string(info.param.opt) + "_N" + std::to_string(info.param.n) + "_" +
              uringc::RingModeName(info.param.ring);
@@ -244,7 +249,9 @@ TEST_P(Copy, CopiesRealFilesByteExact) {
   ASSERT_GE(in, 0);
   ASSERT_GE(out, 0);
   HostBuffer buf(4 * 64 * 1024);
-  Open(ex_copy_bpf_obj, "copy", [&](Controller&) {
+  // The default object is for SQ_REWIND rings only; a tail ring needs the --ring=any one.
+  Open(ring_mode_ == RingMode::kTail ? ex_copy_any_bpf_obj : ex_copy_bpf_obj, "copy",
+       [&](Controller&) {
     Set("src", in);
     Set("dst", out);
     SetU("size", size);
@@ -1365,7 +1372,8 @@ TEST_F(Compiled, APrepFailureIsThatRequestsResultAndTheBatchGoesOn) {
     ASSERT_GE(dir, 0);
     HostBuffer buf(64);
     ring_mode_ = mode;
-    Open(t_prep_fail_bpf_obj, "prep_fail", [&](Controller&) {
+    Open(mode == RingMode::kTail ? t_prep_fail_any_bpf_obj : t_prep_fail_bpf_obj, "prep_fail",
+         [&](Controller&) {
       Set("dir", dir);
       SetBuf("buf", buf);
     });
@@ -1713,14 +1721,16 @@ TEST_F(Compiled, SleepSleeps) {
 
 // What a compiled controller declares of its ring is checked before anything reaches the kernel
 // (so this runs on any host with io_uring): a parameter region smaller than uringc_mem_min, and
-// more SQ entries than the controller has timespec slots (uringc_sq_max), and a ring without
-// SUBMIT_ALL (uringc_needs_submit_all), are load errors that say what to change.
+// more SQ entries than the controller has timespec slots (uringc_sq_max), a ring without
+// SUBMIT_ALL (uringc_needs_submit_all), and a ring with an SQ tail for a program compiled for
+// SQ_REWIND rings only (uringc_needs_sq_rewind), are load errors that say what to change.
 TEST_F(Compiled, ARingTheControllerCannotUseIsRefusedAtLoad) {
   struct Case {
     uint32_t sq_entries;
     size_t mem_region;
     const char* says;
     bool submit_all = true;
+    RingMode mode = RingMode::kAuto;
   };
   auto opened = [] {
     uringc::ControllerOptions o;
@@ -1734,16 +1744,20 @@ TEST_F(Compiled, ARingTheControllerCannotUseIsRefusedAtLoad) {
   ASSERT_TRUE(mem_min.ok() && sq_max.ok());
   ASSERT_GT(*mem_min, 0);
   ASSERT_EQ(*sq_max, 4096);
+  EXPECT_TRUE((*probe)->NeedsRewindRing());  // compiled for SQ_REWIND rings only, the default
   for (const Case& k :
        {Case{64, 0, "needs a parameter region of at least"},
         Case{8192, static_cast<size_t>(*mem_min), "at most 4096 SQ entries"},
-        Case{64, static_cast<size_t>(*mem_min), "RingOptions::submit_all", /*submit_all=*/false}}) {
+        Case{64, static_cast<size_t>(*mem_min), "RingOptions::submit_all", /*submit_all=*/false},
+        Case{64, static_cast<size_t>(*mem_min), "compiled for SQ_REWIND rings only",
+             /*submit_all=*/true, RingMode::kTail}}) {
     auto c = opened();
     ASSERT_TRUE(c.ok()) << c.error().message;
     uringc::RingOptions ro;
     ro.sq_entries = k.sq_entries;
     ro.mem_region_size = k.mem_region;
     ro.submit_all = k.submit_all;
+    ro.mode = k.mode;
     auto r = Ring::Create(ro);
     ASSERT_TRUE(r.ok()) << r.error().message;
     auto loaded = (*c)->Load(**r);
@@ -1751,6 +1765,15 @@ TEST_F(Compiled, ARingTheControllerCannotUseIsRefusedAtLoad) {
     EXPECT_EQ(loaded.error().code, -EINVAL);
     EXPECT_NE(loaded.error().message.find(k.says), std::string::npos) << loaded.error().message;
   }
+}
+
+// `uringc compile --ring=any` makes one object for both kinds of SQ: it declares no need of an
+// SQ_REWIND ring (the NopChain runs load it on both).
+TEST_F(Compiled, AnAnyRingObjectNeedsNoRewindRing) {
+  auto c = Controller::OpenMemory(ex_nop_chain_any_bpf_obj.begin, ex_nop_chain_any_bpf_obj.size());
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_FALSE((*c)->NeedsRewindRing());
+  EXPECT_TRUE((*c)->HandlesRewindRings());
 }
 
 // The lowering compiled with --test-break-null-check leaves out the parameter region's null

@@ -113,6 +113,11 @@ class Controller {
   /// Load refuses other controllers on such rings (kRingNotSupported); `uringc run --ring auto`
   /// gives them a tail ring.
   bool HandlesRewindRings() const;
+  /// The controller runs only on an SQ_REWIND ring: it declares `uringc_needs_sq_rewind` = 1
+  /// (`uringc compile --ring=rewind`, the default). Load refuses it on a ring with an SQ tail
+  /// (kRingNotSupported; kNoBpfOps when the kernel refused RingMode::kAuto's SQ_REWIND ring).
+  /// RingMode::kAuto makes SQ_REWIND rings wherever the kernel has them.
+  bool NeedsRewindRing();
 
   /// `base` made to fit this controller (what Load's ring checks then accept): kAuto becomes
   /// kTail unless it HandlesRewindRings, and the parameter region grows to the `uringc_mem_min`
@@ -178,8 +183,9 @@ class Controller {
   /// Every buffers parameter has been given memory.
   Result<void> CheckBuffersSet();
   Result<void> SetRingConstants(const Ring& ring);
-  /// The ring meets what a compiled controller declares (uringc_mem_min, uringc_sq_max), and an
-  /// SQ_REWIND ring only a controller that HandlesRewindRings.
+  /// The ring meets what a compiled controller declares (uringc_mem_min, uringc_sq_max), an
+  /// SQ_REWIND ring only a controller that HandlesRewindRings, and a ring with an SQ tail only
+  /// one that does not NeedsRewindRing.
   Result<void> CheckRingFits(const Ring& ring);
   Result<void> ReportLoadFailure(int err);
   /// The bytes of `section` where the globals live now: the host engine's state, else libbpf's

@@ -56,4 +56,10 @@ inline constexpr const char* kRingLayoutGlobal = "uringc_ring";
 /// preparation fails. The runtime refuses to load it on a ring without that flag.
 inline constexpr const char* kSubmitAllGlobal = "uringc_needs_submit_all";
 
+/// `.rodata __u32 uringc_needs_sq_rewind = 1`: the controller writes its SQEs at sqes[0..n) and
+/// never reads or publishes an SQ tail (`uringc compile --ring=rewind`, the default), so it runs
+/// only on IORING_SETUP_SQ_REWIND rings: the runtime makes one in RingMode::kAuto and refuses a
+/// ring with an SQ tail.
+inline constexpr const char* kNeedsSqRewindGlobal = "uringc_needs_sq_rewind";
+
 }  // namespace uringc

@@ -83,6 +83,9 @@ class Ring {
   const RingLayout& layout() const { return layout_; }
   /// An SQ_REWIND ring (controllers write sqes[0..n) and leave the SQ tail alone).
   bool rewind() const { return layout_.sq_rewind != 0; }
+  /// RingMode::kAuto asked the kernel for an SQ_REWIND ring and it refused (a kernel before 7.0),
+  /// so this ring has an SQ tail.
+  bool sq_rewind_refused() const { return sq_rewind_refused_; }
   /// The parameter region (IOU_REGION_MEM) as user space sees it; nullptr/0 without one.
   void* mem_region() const { return mem_; }
   size_t mem_region_size() const { return mem_size_; }
@@ -116,6 +119,7 @@ class Ring {
   std::shared_ptr<RingHandle> handle_;
   std::unique_ptr<RingMap> map_;  ///< nullptr for a borrowed ring
   bool owned_ = true;
+  bool sq_rewind_refused_ = false;
   io_uring_params params_{};
   RingLayout layout_;
   void* mem_ = nullptr;
