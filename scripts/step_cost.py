@@ -41,11 +41,16 @@ def parse_args():
 def per_instruction(out, graph):
     """{address: [Ir, Dr, Dw]} of uringc_step_<graph> from a --dump-instr=yes profile: the
     callee costs on the line after each `calls=` are left out (they are inclusive)."""
-    counts, addr, in_fn, after_call = {}, 0, False, False
+    counts, addr, in_fn, after_call, names = {}, 0, False, False, {}
     for line in open(out):
         line = line.rstrip("\n")
         if line.startswith("fn="):
-            in_fn = re.search(rf"\buringc_step_{graph}$", line) is not None
+            # Callgrind compresses names: "fn=(12) name" the first time, "fn=(12)" after.
+            m = re.match(r"^fn=(\(\d+\))?\s*(.*)$", line)
+            name = m.group(2) or names.get(m.group(1), "")
+            if m.group(1) and m.group(2):
+                names[m.group(1)] = m.group(2)
+            in_fn = re.search(rf"\buringc_step_{graph}$", name) is not None
             continue
         if not in_fn:
             continue
