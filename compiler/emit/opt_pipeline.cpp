@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "emit/long_block_pass_gate.h"
+#include "emit/unused_constant_reads.h"
 
 #include "llvm/IR/PassTimingInfo.h"
 #include "llvm/Pass.h"
@@ -76,6 +77,7 @@ llvm::ModulePassManager BuildO2(llvm::PassBuilder& pb) {
   // Not the peephole callbacks: BPF's SimplifyCFG with hoisted common instructions made echo
   // 5% bigger, and its address-space pass has nothing to do (no arena pointers).
   pb.invokeScalarOptimizerLateEPCallbacks(fpm, level);
+  fpm.addPass(DropUnusedConstantReads());  // volatile, so no pass above removes them
   fpm.addPass(llvm::SimplifyCFGPass());
   mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
   return mpm;
