@@ -72,9 +72,10 @@ GraphLowerer::PathCopy GraphLowerer::CopyPath(StepBuilder& b, Val path) {
 }
 
 // A view of a host buffers parameter, written as one (`buf[i]`, `buf[i][a..b]`): the host may
-// have registered that parameter's memory as fixed buffer k (uringc_fixed_<p> = k + 1, a frozen
-// constant, so the verifier walks only the branch that applies). The fixed opcodes take the same
-// address and length, which lie inside the registered memory, and skip the kernel's page walk.
+// have registered that parameter's memory as fixed buffer k (uringc_fixed_<p> = kFixedBufferFlag
+// | k, a frozen constant, so the verifier walks only the branch that applies; 0 when it did not).
+// The fixed opcodes take the same address and length, which lie inside the registered memory,
+// and skip the kernel's page walk. The SQE's buf_index is the constant's low 16 bits: k, or 0.
 void GraphLowerer::UseFixedBuffer(StepBuilder& b, const rgir::Expr& view, SqeFields& f,
                                   uint8_t fixed_op) {
   const rgir::Expr* e = &view;
@@ -86,7 +87,7 @@ void GraphLowerer::UseFixedBuffer(StepBuilder& b, const rgir::Expr& view, SqeFie
   llvm::Value* k = b.ReadConst(it->second);
   llvm::Value* fixed = ir.CreateICmpNE(k, ir.getInt32(0));
   f.opcode_v = ir.CreateSelect(fixed, ir.getInt8(fixed_op), ir.getInt8(f.opcode), "rw_op");
-  f.buf_index = ir.CreateSelect(fixed, ir.CreateSub(k, ir.getInt32(1)), ir.getInt32(0), "buf_index");
+  f.buf_index = ir.CreateTrunc(k, ir.getInt16Ty(), "buf_index");
 }
 
 void GraphLowerer::EmitRequest(StepBuilder& b, Here h, const rgir::Node& n) {

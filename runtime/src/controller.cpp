@@ -610,7 +610,7 @@ Result<void> Controller::RegisterFixedBuffers(const Ring& ring) {
     return {};
   }
   for (size_t i = 0; i < names.size(); ++i) {
-    URINGC_TRY(SetUint(kFixedIndexGlobalPrefix + names[i], i + 1));
+    URINGC_TRY(SetUint(kFixedIndexGlobalPrefix + names[i], kFixedBufferFlag | i));
   }
   return {};
 }

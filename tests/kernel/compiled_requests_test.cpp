@@ -108,7 +108,7 @@ class Requests : public Compiled {
     if (!ready_) return false;
     // Load registered `buf` as fixed buffer 0: reads and writes of it are READ_FIXED/WRITE_FIXED,
     // which the kernel refuses (EFAULT) for an address outside the registered memory.
-    EXPECT_EQ(Get("uringc_fixed_buf"), 1);
+    EXPECT_EQ(Get("uringc_fixed_buf"), 0x10000);  // kFixedBufferFlag | index 0
     fds_before_ = OpenFds();
     const auto t0 = Clock::now();
     RunOutcome out = Run();
@@ -142,7 +142,7 @@ TEST_F(Requests, ReadOnAFixedBufferIsCheckedAgainstItsRegistration) {
     SetBuf("buf", buf_);
   });
   if (!ready_) return;
-  ASSERT_EQ(Get("uringc_fixed_buf"), 1);
+  ASSERT_EQ(Get("uringc_fixed_buf"), 0x10000);  // kFixedBufferFlag | index 0
   ASSERT_TRUE(ring_->RegisterFixedBuffers({{buf_.p, 2}}).ok());  // 2 bytes instead of 8 KiB
   RunOutcome out = Run();
   EXPECT_EQ(out.status, RunStatus::kDone) << out.controller_error;

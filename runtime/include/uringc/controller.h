@@ -206,7 +206,8 @@ class Controller {
   /// Registers and fills the buffer ring of the graph's `provided` pool, if it has one.
   Result<void> ProvidePool(const Ring& ring);
   /// Registers the host buffers parameters that declare `uringc_fixed_<p>` as fixed buffers
-  /// and sets those globals (their index + 1), so reads and writes use the fixed opcodes.
+  /// and sets those globals (kFixedBufferFlag | their index), so reads and writes use the fixed
+  /// opcodes.
   Result<void> RegisterFixedBuffers(const Ring& ring);
   std::string fixed_buffers_error_;  ///< why the kernel refused them, if it did
   uint8_t* region_ = nullptr;  ///< the ring's parameter region, once loaded

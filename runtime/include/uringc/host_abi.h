@@ -4,6 +4,8 @@
 // C controllers spell the same names through runtime/bpf/uringc_controller.bpf.h.
 #pragma once
 
+#include <cstdint>
+
 namespace uringc {
 
 /// Each `buffers[N] of SIZE` parameter `p` comes with `.rodata __u64 uringc_buffer_bytes_<p> =
@@ -31,9 +33,11 @@ inline constexpr const char* kPbufCountGlobal = "uringc_pbuf_count";
 
 /// Each host `buffers` parameter `p` comes with `.rodata __u32 uringc_fixed_<p>`, 0 as compiled:
 /// the host that registers p's memory as a fixed buffer (IORING_REGISTER_BUFFERS) sets it to
-/// the buffer's index + 1 before load, and the controller's reads and writes of p's views become
-/// IORING_OP_READ_FIXED / WRITE_FIXED on it.
+/// kFixedBufferFlag | the buffer's index before load, and the controller's reads and writes of
+/// p's views become IORING_OP_READ_FIXED / WRITE_FIXED on it (buf_index: the low 16 bits, so
+/// taking the index costs the controller nothing).
 inline constexpr const char* kFixedIndexGlobalPrefix = "uringc_fixed_";
+inline constexpr uint32_t kFixedBufferFlag = 0x10000;
 
 /// The BTF type of every `fd` parameter: `typedef __s32 uringc_fd`. `uringc run` opens a file
 /// for `--arg NAME=PATH:MODE` only into a global of this type; a plain integer refuses a path.
