@@ -4,6 +4,7 @@
 #include <linux/io_uring.h>
 
 #include <cstddef>
+#include <functional>
 
 #include "bpf_ir/control.h"
 
@@ -155,6 +156,31 @@ llvm::Instruction* SubmitQueue::PushByUserData(StepBuilder& sb, uint8_t opcode,
   return full;
 }
 
+// In a subprogram's body (its own blocks, no StepBuilder): `on_tail()` only on a ring with an SQ
+// tail, behind a branch on the load-time `sq_rewind`, and its value, or `on_rewind` on an
+// SQ_REWIND ring (a phi when both are values); for an object for SQ_REWIND rings only, nothing
+// but `on_rewind`.
+static llvm::Value* OnTailRing(llvm::IRBuilder<>& ir, const RingConstant& sq_rewind,
+                               llvm::Value* on_rewind,
+                               const std::function<llvm::Value*()>& on_tail) {
+  if (sq_rewind.IsFixed()) return on_rewind;
+  llvm::LLVMContext& ctx = ir.getContext();
+  llvm::Function* fn = ir.GetInsertBlock()->getParent();
+  llvm::BasicBlock* start = ir.GetInsertBlock();
+  llvm::BasicBlock* tail = llvm::BasicBlock::Create(ctx, "tail", fn);
+  llvm::BasicBlock* join = llvm::BasicBlock::Create(ctx, "tail.end", fn);
+  ir.CreateCondBr(ir.CreateICmpEQ(sq_rewind.ReadIn(ir), ir.getInt32(0)), tail, join);
+  ir.SetInsertPoint(tail);
+  llvm::Value* value = on_tail();
+  ir.CreateBr(join);
+  ir.SetInsertPoint(join);
+  if (on_rewind == nullptr || value == nullptr) return nullptr;
+  llvm::PHINode* phi = ir.CreatePHI(on_rewind->getType(), 2, "sq_tail");
+  phi->addIncoming(on_rewind, start);
+  phi->addIncoming(value, tail);
+  return phi;
+}
+
 // Cancelling is emitted wherever a task, a scope or a stream can end, one SQE each: some 25
 // instructions at every place (examples/proxy.uring had 37), now a call of this subprogram. It
 // reads the SQ tail itself (0 on an SQ_REWIND ring), which no one moves before the step's Flush.
@@ -174,23 +200,11 @@ llvm::Function* SubmitQueue::PushByUserDataHelper(StepBuilder& sb) {
       {"sqes", "sq_tail", "opcode", "addr"}, sb.program().decl);
   llvm::IRBuilder<> ir(ctx);
   BpfModule::BeginHelperBody(ir, fn);
-  auto block = [&](const char* name) { return llvm::BasicBlock::Create(ctx, name, fn); };
   llvm::Value* n = ir.CreateAlignedLoad(i32, pending_, llvm::Align(4), /*isVolatile=*/true);
-  llvm::Value* at = ir.getInt32(0);
-  if (!sq_rewind_.IsFixed()) {  // the published tail on a tail ring, 0 on an SQ_REWIND ring
-    llvm::BasicBlock* start = ir.GetInsertBlock();
-    llvm::BasicBlock* tail = block("tail");
-    llvm::BasicBlock* write = block("write");
-    ir.CreateCondBr(ir.CreateICmpEQ(sq_rewind_.ReadIn(ir), ir.getInt32(0)), tail, write);
-    ir.SetInsertPoint(tail);
-    llvm::Value* published = ir.CreateAlignedLoad(i32, fn->getArg(1), llvm::Align(4), true);
-    ir.CreateBr(write);
-    ir.SetInsertPoint(write);
-    llvm::PHINode* phi = ir.CreatePHI(i32, 2, "sq_tail");
-    phi->addIncoming(ir.getInt32(0), start);
-    phi->addIncoming(published, tail);
-    at = phi;
-  }
+  // The published tail on a tail ring, 0 on an SQ_REWIND ring.
+  llvm::Value* at = OnTailRing(ir, sq_rewind_, ir.getInt32(0), [&]() -> llvm::Value* {
+    return ir.CreateAlignedLoad(i32, fn->getArg(1), llvm::Align(4), /*isVolatile=*/true);
+  });
   llvm::Value* entries = StepBuilder::ReadConstField(ir, sq_entries_.layout, sq_entries_.index);
   llvm::Value* sqe = SqeAt(ir, fn->getArg(0), at, n, entries);
   for (size_t word = 0; word < sizeof(io_uring_sqe) / 8; ++word) {
@@ -269,15 +283,10 @@ llvm::Function* SubmitQueue::FlushHelper(StepBuilder& sb) {
   ir.CreateCondBr(ir.CreateICmpEQ(n, ir.getInt32(0)), done, some);
   ir.SetInsertPoint(some);
   // On a tail ring the SQEs are published first (the SQ_REWIND ring's constant 1 drops this).
-  if (!sq_rewind_.IsFixed()) {
-    llvm::BasicBlock* tail = block("tail");
-    llvm::BasicBlock* submit = block("submit");
-    ir.CreateCondBr(ir.CreateICmpEQ(sq_rewind_.ReadIn(ir), ir.getInt32(0)), tail, submit);
-    ir.SetInsertPoint(tail);
+  OnTailRing(ir, sq_rewind_, nullptr, [&]() -> llvm::Value* {
     store32(ir.CreateAdd(load32(fn->getArg(1)), n), fn->getArg(1));
-    ir.CreateBr(submit);
-    ir.SetInsertPoint(submit);
-  }
+    return nullptr;
+  });
   llvm::Value* ret = ir.CreateCall(m.SubmitSqesKfunc(), {fn->getArg(0), n}, "submitted");
   llvm::BasicBlock* failed = block("failed");
   llvm::BasicBlock* whole = block("whole");
