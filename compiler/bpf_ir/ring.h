@@ -22,11 +22,6 @@ struct RingConstant {
   llvm::Value* Read(StepBuilder& sb) const {
     return value != nullptr ? value : sb.ReadConstField(layout, index);
   }
-  /// The field in a body of its own (a subprogram's, which cannot use what the step loaded):
-  /// `value` when it is a constant, else a load with `ir`.
-  llvm::Value* ReadIn(llvm::IRBuilder<>& ir) const {
-    return IsFixed() ? value : StepBuilder::ReadConstField(ir, layout, index);
-  }
   /// The value is known when the program is compiled (a constant, not a load-time field).
   bool IsFixed() const { return llvm::isa_and_nonnull<llvm::Constant>(value); }
 };

@@ -169,7 +169,8 @@ static llvm::Value* OnTailRing(llvm::IRBuilder<>& ir, const RingConstant& sq_rew
   llvm::BasicBlock* start = ir.GetInsertBlock();
   llvm::BasicBlock* tail = llvm::BasicBlock::Create(ctx, "tail", fn);
   llvm::BasicBlock* join = llvm::BasicBlock::Create(ctx, "tail.end", fn);
-  ir.CreateCondBr(ir.CreateICmpEQ(sq_rewind.ReadIn(ir), ir.getInt32(0)), tail, join);
+  llvm::Value* rewind = StepBuilder::ReadConstField(ir, sq_rewind.layout, sq_rewind.index);
+  ir.CreateCondBr(ir.CreateICmpEQ(rewind, ir.getInt32(0)), tail, join);
   ir.SetInsertPoint(tail);
   llvm::Value* value = on_tail();
   ir.CreateBr(join);

@@ -477,11 +477,13 @@ bool Controller::HandlesRewindRings() const {
   return !globals_.Has("uringc_sq_tail_off") || globals_.Has(kSqRewindGlobal);
 }
 
-bool Controller::NeedsRewindRing() {
-  if (!globals_.Has(kNeedsSqRewindGlobal)) return false;
-  auto needs = GetInt(kNeedsSqRewindGlobal);
-  return needs && *needs != 0;
+bool Controller::DeclaresFlag(const char* name) {
+  if (!globals_.Has(name)) return false;
+  auto value = GetInt(name);
+  return value && *value != 0;
 }
+
+bool Controller::NeedsRewindRing() { return DeclaresFlag(kNeedsSqRewindGlobal); }
 
 RingOptions Controller::FitRingOptions(RingOptions base) {
   if (base.mode == RingMode::kAuto && !HandlesRewindRings()) base.mode = RingMode::kTail;
@@ -512,16 +514,13 @@ Result<void> Controller::CheckRingFits(const Ring& ring) {
                          "run --ring tail`), or make the controller read `" +
                          kSqRewindGlobal + "`");
   }
-  if (globals_.Has(kSubmitAllGlobal) && !(ring.params().flags & IORING_SETUP_SUBMIT_ALL)) {
-    auto needs = GetInt(kSubmitAllGlobal);
-    if (needs && *needs != 0) {
-      return MakeError(DiagKind::kRingNotSupported, EINVAL,
-                       "`" + ops_name_ +
-                           "` submits each batch of SQEs with one call and needs a ring with "
-                           "IORING_SETUP_SUBMIT_ALL, so that an SQE whose preparation fails does "
-                           "not stop the rest: create the ring with RingOptions::submit_all "
-                           "(the default)");
-    }
+  if (!(ring.params().flags & IORING_SETUP_SUBMIT_ALL) && DeclaresFlag(kSubmitAllGlobal)) {
+    return MakeError(DiagKind::kRingNotSupported, EINVAL,
+                     "`" + ops_name_ +
+                         "` submits each batch of SQEs with one call and needs a ring with "
+                         "IORING_SETUP_SUBMIT_ALL, so that an SQE whose preparation fails does "
+                         "not stop the rest: create the ring with RingOptions::submit_all "
+                         "(the default)");
   }
   if (globals_.Has("uringc_mem_min")) {
     auto need = GetInt("uringc_mem_min");
@@ -545,15 +544,15 @@ Result<void> Controller::CheckRingFits(const Ring& ring) {
     }
   }
   // Last: on a kernel before 7.0 (no SQ_REWIND) the checks above still say what else is wrong.
-  if (!ring.rewind() && NeedsRewindRing() && ring.sq_rewind_refused()) {
-    return MakeError(DiagKind::kNoBpfOps, ESRCH,
-                     "`" + ops_name_ +
-                         "` was compiled for SQ_REWIND rings and this kernel refuses them "
-                         "(they came with Linux 7.0), so it has no io_uring_bpf_ops either: "
-                         "Linux 7.1+ with CONFIG_IO_URING_BPF_OPS is needed (try `uringc run "
-                         "--vm`)");
-  }
   if (!ring.rewind() && NeedsRewindRing()) {
+    if (ring.sq_rewind_refused()) {
+      return MakeError(DiagKind::kNoBpfOps, ESRCH,
+                       "`" + ops_name_ +
+                           "` was compiled for SQ_REWIND rings and this kernel refuses them "
+                           "(they came with Linux 7.0), so it has no io_uring_bpf_ops either: "
+                           "Linux 7.1+ with CONFIG_IO_URING_BPF_OPS is needed (try `uringc run "
+                           "--vm`)");
+    }
     return MakeError(DiagKind::kRingNotSupported, EINVAL,
                      "`" + ops_name_ +
                          "` was compiled for SQ_REWIND rings only (it writes its SQEs at "

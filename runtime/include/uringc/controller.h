@@ -187,6 +187,9 @@ class Controller {
   /// SQ_REWIND ring only a controller that HandlesRewindRings, and a ring with an SQ tail only
   /// one that does not NeedsRewindRing.
   Result<void> CheckRingFits(const Ring& ring);
+  /// The object declares the `.rodata` flag `name` (uringc_needs_submit_all,
+  /// uringc_needs_sq_rewind) and it is not 0.
+  bool DeclaresFlag(const char* name);
   Result<void> ReportLoadFailure(int err);
   /// The bytes of `section` where the globals live now: the host engine's state, else libbpf's
   /// copy before load; nullptr after a kernel load (the kernel's map holds them then).
