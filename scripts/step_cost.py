@@ -44,6 +44,11 @@ def per_instruction(out, graph):
     counts, addr, in_fn, after_call, names = {}, 0, False, False, {}
     for line in open(out):
         line = line.rstrip("\n")
+        if line.startswith("cfn="):
+            # A callee's name may be defined here first, then used as a bare "fn=(12)".
+            m = re.match(r"^cfn=(\(\d+\))\s+(.+)$", line)
+            if m:
+                names[m.group(1)] = m.group(2)
         if line.startswith("fn="):
             # Callgrind compresses names: "fn=(12) name" the first time, "fn=(12)" after.
             m = re.match(r"^fn=(\(\d+\))?\s*(.*)$", line)
