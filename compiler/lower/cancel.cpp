@@ -11,7 +11,11 @@
 // A child that ends its `any` or fails its fork does not cancel its siblings itself: it names the
 // fork (`uringc_<graph>_fork_end`), and the code after the slot's run cancels that fork's
 // children, once per fork rather than once per child (an `any` of n arms was n x n cancellations).
+// A failure that nothing handles on its way up to the root ends the graph at once instead
+// (FailureEndsGraph): the graph's end cancels all it has in flight with one SQE.
 #include <linux/io_uring.h>
+
+#include <algorithm>
 
 #include "bpf_ir/control.h"
 #include "lower/graph_lowerer.h"
@@ -158,6 +162,11 @@ void GraphLowerer::RequestForkEnd(StepBuilder& b, rgir::NodeId fork, llvm::Value
 
 void GraphLowerer::EmitForkEnds(StepBuilder& b) {
   if (!fork_end_) return;
+  if (std::none_of(g_.nodes.begin(), g_.nodes.end(), [&](const rgir::Node& n) {
+        return n.kind == rgir::Node::Kind::kFork && ForkCanEndEarly(n);
+      })) {
+    return;  // no fork can be ended by its children: nothing names one in fork_end_
+  }
   llvm::IRBuilder<>& ir = b.ir();
   llvm::Value* which = b.Load(ScalarType::kU32, fork_end_, 0, 4);
   llvm::BasicBlock* end = b.NewBlock("fork.end.done");
@@ -169,7 +178,7 @@ void GraphLowerer::EmitForkEnds(StepBuilder& b) {
   llvm::SwitchInst* sw = ir.CreateSwitch(which, end);
   for (rgir::NodeId f = 0; f < g_.nodes.size(); ++f) {
     const rgir::Node& fork = g_.nodes[f];
-    if (fork.kind != rgir::Node::Kind::kFork || fork.tasks.empty()) continue;
+    if (fork.kind != rgir::Node::Kind::kFork || !ForkCanEndEarly(fork)) continue;
     llvm::BasicBlock* bb = b.NewBlock("fork.end.case");
     sw->addCase(ir.getInt32(f + 1), bb);
     b.SetBlock(bb);

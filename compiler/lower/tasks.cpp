@@ -409,12 +409,42 @@ void GraphLowerer::ExitTask(StepBuilder& b, Here h) {
   });
 }
 
+bool GraphLowerer::FailureEndsGraph(rgir::TaskId t) const {
+  const rgir::Task& task = g_.tasks[t];
+  // A graph that drains cancels all it has in flight when it ends (EmitCancelAllOnce), and no
+  // slot runs after its end; one that does not has no children to cancel.
+  if (task.parent == rgir::kNone) return drain_ || tasks_[t].children.empty();
+  const Node& fork = g_.nodes[task.fork];
+  const Node& join = g_.nodes[fork.next];
+  if (join.kind != Node::Kind::kJoin) return false;  // a race may have been won already
+  // The join fails its task with the child's errno: it has no error edge, or the edge raises
+  // the errno it was given and nothing catches it.
+  bool fails_task = join.alt == rgir::kNone;
+  if (!fails_task && join.var != rgir::kNone) {
+    const Node& raise = g_.nodes[join.alt];
+    fails_task = raise.kind == Node::Kind::kRaise && raise.var == rgir::kNone && raise.value &&
+                 raise.value->op == rgir::Expr::Op::kVar && raise.value->id == join.var;
+  }
+  return fails_task && FailureEndsGraph(task.parent);
+}
+
+bool GraphLowerer::ForkCanEndEarly(const rgir::Node& fork) const {
+  if (fork.tasks.empty()) return false;
+  // A race ends when an arm wins; a join only when a child fails (FailTask), which for one
+  // child of the fork fails the graph exactly when it does for all of them.
+  return g_.nodes[fork.next].kind == Node::Kind::kRace || !FailureEndsGraph(fork.tasks[0]);
+}
+
 void GraphLowerer::FailTask(StepBuilder& b, Here h, llvm::Value* err) {
   llvm::IRBuilder<>& ir = b.ir();
   const rgir::Task& task = g_.tasks[h.task];
   err = ir.CreateSExtOrTrunc(err, ir.getInt32Ty());
   // An errno of 0 or less would read as success: report EIO instead.
   err = ir.CreateSelect(ir.CreateICmpSGT(err, ir.getInt32(0)), err, ir.getInt32(5));
+  if (FailureEndsGraph(h.task)) {
+    EndGraph(b, true, ir.CreateNeg(err));
+    return;
+  }
   CancelChildren(b, h.task, h.idx, tasks_[h.task].children);
   if (task.parent == rgir::kNone) {
     EndGraph(b, true, ir.CreateNeg(err));
