@@ -41,7 +41,17 @@ bool GraphLowerer::PlanLayout() {
 
   // Words: control words (kWordDrain only where requests can be cancelled), those of each
   // deadline scope of the task (kDeadlineWords; a stream's more), then the variables.
-  cancels_ = nt > 1 || !g_.deadlines.empty();
+  // Slots are cancelled one by one (with a drain word each, and checks of it at reap and run)
+  // only where a deadline expires, a child can end its fork early (an arm that wins a race, a
+  // failure that is caught), or a failing task with children does not end the graph: a failure
+  // nothing catches ends the graph (FailureEndsGraph), whose end cancels everything at once.
+  cancels_ = !g_.deadlines.empty();
+  for (const rgir::Node& n : g_.nodes) {
+    cancels_ |= n.kind == rgir::Node::Kind::kFork && ForkCanEndEarly(n);
+  }
+  for (rgir::TaskId t = 0; t < nt; ++t) {
+    cancels_ |= !tasks_[t].children.empty() && !FailureEndsGraph(t);
+  }
   PlanHubs();
   for (rgir::TaskId t = 0; t < nt; ++t) tasks_[t].words = cancels_ ? kControlWords : kWordDrain;
   scope_word_.resize(g_.deadlines.size());

@@ -411,9 +411,9 @@ void GraphLowerer::ExitTask(StepBuilder& b, Here h) {
 
 bool GraphLowerer::FailureEndsGraph(rgir::TaskId t) const {
   const rgir::Task& task = g_.tasks[t];
-  // A graph that drains cancels all it has in flight when it ends (EmitCancelAllOnce), and no
-  // slot runs after its end; one that does not has no children to cancel.
-  if (task.parent == rgir::kNone) return drain_ || tasks_[t].children.empty();
+  // The root. A graph of several tasks drains (drain_): its end cancels all it has in flight
+  // (EmitCancelAllOnce), and no slot runs after it. A graph of one has nothing to cancel.
+  if (task.parent == rgir::kNone) return true;
   const Node& fork = g_.nodes[task.fork];
   const Node& join = g_.nodes[fork.next];
   if (join.kind != Node::Kind::kJoin) return false;  // a race may have been won already
