@@ -578,6 +578,19 @@ class GraphLowerer {
   /// The reaper's switches over the task number of a CQE's user_data (EmitReapTask), and the
   /// tasks some user_data names (UserData): DropUnnamedReapCases.
   std::vector<llvm::SwitchInst*> reap_switches_;
+  /// The tasks that RequestExit / RequestFail ever puts in a transient state, and the tests of
+  /// those states after each state switch (EmitTaskResume): once the step is emitted, a task's
+  /// tests of a state it never takes are folded to false with the code behind them
+  /// (DropUntakenEnds): a server lane that loops until the graph ends has no exit code.
+  std::set<rgir::TaskId> tasks_exiting_;
+  std::set<rgir::TaskId> tasks_failing_;
+  struct EndCheck {
+    rgir::TaskId task;
+    bool fail;
+    llvm::Instruction* check;
+  };
+  std::vector<EndCheck> end_checks_;
+  void DropUntakenEnds();
   std::set<rgir::TaskId> named_tasks_;
   /// The block of each node of the task being emitted, shared by all its segments (tasks.cpp).
   std::map<rgir::NodeId, llvm::BasicBlock*> node_blocks_;

@@ -51,6 +51,7 @@ bool GraphLowerer::Run() {
   if (!PlanLayout()) return false;
   DeclareGlobals();
   EmitStep();
+  DropUntakenEnds();
   DropUnnamedReapCases();
   PromoteRegisterVars();
   return true;

@@ -82,20 +82,36 @@ void GraphLowerer::EmitTaskResume(StepBuilder& b, Here h) {
   b.SetLocation(g_.tasks[h.task].range);
   if (EndsInPlace()) return;  // no transient states
   llvm::Value* after = t.LoadState(b, h.idx);
-  EmitIf(b, ir.CreateICmpEQ(after, ir.getInt32(kStateExit)),
-         [&](StepBuilder& b) { ExitTask(b, h); });
-  EmitIf(b, ir.CreateICmpEQ(after, ir.getInt32(kStateFail)), [&](StepBuilder& b) {
+  auto check = [&](bool fail) {
+    auto* c = llvm::cast<llvm::Instruction>(
+        ir.CreateICmpEQ(after, ir.getInt32(fail ? kStateFail : kStateExit)));
+    end_checks_.push_back({h.task, fail, c});
+    return c;
+  };
+  EmitIf(b, check(false), [&](StepBuilder& b) { ExitTask(b, h); });
+  EmitIf(b, check(true), [&](StepBuilder& b) {
     FailTask(b, h, b.ir().CreateTrunc(t.LoadVar(b, h.idx, kWordFailErr), b.ir().getInt32Ty()));
   });
 }
 
+void GraphLowerer::DropUntakenEnds() {
+  for (const EndCheck& e : end_checks_) {
+    if ((e.fail ? tasks_failing_ : tasks_exiting_).count(e.task) != 0) continue;
+    e.check->replaceAllUsesWith(llvm::ConstantInt::getFalse(e.check->getContext()));
+    e.check->eraseFromParent();
+  }
+  end_checks_.clear();
+}
+
 void GraphLowerer::RequestExit(StepBuilder& b, Here h) {
   if (EndsInPlace()) return ExitTask(b, h);
+  tasks_exiting_.insert(h.task);
   Table(h.task).StoreState(b, h.idx, kStateExit);
 }
 
 void GraphLowerer::RequestFail(StepBuilder& b, Here h, llvm::Value* err) {
   if (EndsInPlace()) return FailTask(b, h, err);
+  tasks_failing_.insert(h.task);
   llvm::IRBuilder<>& ir = b.ir();
   Table(h.task).StoreVar(b, h.idx, kWordFailErr,
                          ir.CreateZExt(ir.CreateSExtOrTrunc(err, ir.getInt32Ty()), ir.getInt64Ty()));
@@ -166,7 +182,10 @@ void GraphLowerer::EmitSegment(StepBuilder& b, Here h, NodeId start, bool after_
     EmitStreamTake(b, h, first);
     ir.CreateBr(edge(start, first.next));
   } else if (first.kind == Node::Kind::kJoin) {
-    child_failed(Table(h.task).LoadVar(b, h.idx, kWordChild));
+    // A child's failure that fails the graph ends it (FailureEndsGraph): none comes here.
+    if (ForkCanEndEarly(g_.nodes[first.fork])) {
+      child_failed(Table(h.task).LoadVar(b, h.idx, kWordChild));
+    }
     ir.CreateBr(edge(start, first.next));
   } else if (first.kind == Node::Kind::kRace) {
     TaskTable& t = Table(h.task);
@@ -403,9 +422,14 @@ void GraphLowerer::ExitTask(StepBuilder& b, Here h) {
     llvm::IRBuilder<>& ir = b.ir();
     llvm::Value* left = ir.CreateSub(count, ir.getInt64(1));
     pt.StoreVar(b, pidx, kWordCount, left);
-    llvm::Value* ok = ir.CreateICmpEQ(pt.LoadVar(b, pidx, kWordChild), ir.getInt64(0));
-    EmitIf(b, ir.CreateAnd(ir.CreateICmpEQ(left, ir.getInt64(0)), ok),
-           [&](StepBuilder& b) { Enqueue(b, p, pidx); });
+    // The last child wakes the parent, unless a failure was recorded (only in a fork that can
+    // end early: ForkCanEndEarly).
+    llvm::Value* wake = ir.CreateICmpEQ(left, ir.getInt64(0));
+    if (ForkCanEndEarly(fork)) {
+      wake = ir.CreateAnd(wake,
+                          ir.CreateICmpEQ(pt.LoadVar(b, pidx, kWordChild), ir.getInt64(0)));
+    }
+    EmitIf(b, wake, [&](StepBuilder& b) { Enqueue(b, p, pidx); });
   });
 }
 
