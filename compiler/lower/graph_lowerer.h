@@ -561,8 +561,9 @@ class GraphLowerer {
   /// Completions can arrive that no task awaits (several tasks, link timeouts, deadlines): the
   /// controller counts requests in flight and drains them before it stops (step.cpp).
   bool drain_ = true;
-  /// Tasks can cancel requests (forks, deadlines): a construct that cancelled goes on only once
-  /// the cancelled requests completed (kWordDrain, cancel.cpp).
+  /// Slots can be cancelled one by one (deadlines, races, caught failures; layout.cpp): a
+  /// construct that cancelled goes on only once the cancelled requests completed (kWordDrain,
+  /// cancel.cpp).
   bool cancels_ = true;
   /// Some task has several instances (`parallel`): cancelling them can push more SQEs than the SQ
   /// has room for, so cancellation submits a full SQ in the middle of the step (FlushIfFull) and
