@@ -15,8 +15,6 @@
 // (FailureEndsGraph): the graph's end cancels all it has in flight with one SQE.
 #include <linux/io_uring.h>
 
-#include <algorithm>
-
 #include "bpf_ir/control.h"
 #include "lower/graph_lowerer.h"
 
@@ -161,12 +159,7 @@ void GraphLowerer::RequestForkEnd(StepBuilder& b, rgir::NodeId fork, llvm::Value
 }
 
 void GraphLowerer::EmitForkEnds(StepBuilder& b) {
-  if (!fork_end_) return;
-  if (std::none_of(g_.nodes.begin(), g_.nodes.end(), [&](const rgir::Node& n) {
-        return n.kind == rgir::Node::Kind::kFork && ForkCanEndEarly(n);
-      })) {
-    return;  // no fork can be ended by its children: nothing names one in fork_end_
-  }
+  if (!fork_end_) return;  // no fork can be ended by its children (layout.cpp)
   llvm::IRBuilder<>& ir = b.ir();
   llvm::Value* which = b.Load(ScalarType::kU32, fork_end_, 0, 4);
   llvm::BasicBlock* end = b.NewBlock("fork.end.done");

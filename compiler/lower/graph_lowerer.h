@@ -283,8 +283,9 @@ class GraphLowerer {
   void RequestFail(StepBuilder& b, Here h, llvm::Value* err);
   void ExitTask(StepBuilder& b, Here h);
   void FailTask(StepBuilder& b, Here h, llvm::Value* err /* i32 > 0 */);
-  /// Whether task t failing fails the graph: t is the root (of a graph that drains), or its
-  /// fork's join has no handler (no `alt`) and its parent's failure fails the graph. Such a
+  /// Whether task t failing fails the graph: t is the root, or its fork's join passes the
+  /// errno on uncaught (no error edge, or one that only raises it again) and its parent's
+  /// failure fails the graph. Such a
   /// failure ends the graph at once (FailTask): the graph's end cancels everything in flight,
   /// so cancelling the siblings and ancestors one by one first would be code that changes
   /// nothing.
@@ -292,6 +293,7 @@ class GraphLowerer {
   /// Whether a child of this fork can end it early (RequestForkEnd): it is a race, or its
   /// children's failures do not end the graph.
   bool ForkCanEndEarly(const rgir::Node& fork) const;
+  bool AnyForkCanEndEarly() const;
   /// What a child task's end reports to: the parent's slot and the fork that started the child.
   struct ParentSlot {
     rgir::TaskId task;

@@ -45,10 +45,7 @@ bool GraphLowerer::PlanLayout() {
   // only where a deadline expires, a child can end its fork early (an arm that wins a race, a
   // failure that is caught), or a failing task with children does not end the graph: a failure
   // nothing catches ends the graph (FailureEndsGraph), whose end cancels everything at once.
-  cancels_ = !g_.deadlines.empty();
-  for (const rgir::Node& n : g_.nodes) {
-    cancels_ |= n.kind == rgir::Node::Kind::kFork && ForkCanEndEarly(n);
-  }
+  cancels_ = !g_.deadlines.empty() || AnyForkCanEndEarly();
   for (rgir::TaskId t = 0; t < nt; ++t) {
     cancels_ |= !tasks_[t].children.empty() && !FailureEndsGraph(t);
   }
@@ -294,7 +291,7 @@ void GraphLowerer::DeclareGlobals() {
   }
   if (drain_) cancel_sent_ = m_.AddBss(prefix + "cancel_sent", ScalarType::kU32, at);
   if (cancels_) cancelled_ = m_.AddBss(prefix + "cancelled", ScalarType::kU32, at);
-  if (!single_) {
+  if (AnyForkCanEndEarly()) {  // RequestForkEnd names only such a fork
     fork_end_ = m_.AddBss(prefix + "fork_end", ScalarType::kU32, at);
     fork_end_slot_ = m_.AddBss(prefix + "fork_end_slot", ScalarType::kU64, at);
   }

@@ -459,21 +459,23 @@ bool GraphLowerer::ForkCanEndEarly(const rgir::Node& fork) const {
   return g_.nodes[fork.next].kind == Node::Kind::kRace || !FailureEndsGraph(fork.tasks[0]);
 }
 
+bool GraphLowerer::AnyForkCanEndEarly() const {
+  return std::any_of(g_.nodes.begin(), g_.nodes.end(), [&](const rgir::Node& n) {
+    return n.kind == Node::Kind::kFork && ForkCanEndEarly(n);
+  });
+}
+
 void GraphLowerer::FailTask(StepBuilder& b, Here h, llvm::Value* err) {
   llvm::IRBuilder<>& ir = b.ir();
   const rgir::Task& task = g_.tasks[h.task];
   err = ir.CreateSExtOrTrunc(err, ir.getInt32Ty());
   // An errno of 0 or less would read as success: report EIO instead.
   err = ir.CreateSelect(ir.CreateICmpSGT(err, ir.getInt32(0)), err, ir.getInt32(5));
-  if (FailureEndsGraph(h.task)) {
+  if (FailureEndsGraph(h.task)) {  // the root's failure always does
     EndGraph(b, true, ir.CreateNeg(err));
     return;
   }
   CancelChildren(b, h.task, h.idx, tasks_[h.task].children);
-  if (task.parent == rgir::kNone) {
-    EndGraph(b, true, ir.CreateNeg(err));
-    return;
-  }
   const ParentSlot parent = FinishChildSlot(b, h);
   const rgir::TaskId p = parent.task;
   TaskTable& pt = Table(p);
